@@ -1,0 +1,245 @@
+"""The match aggregate: folds a match's event envelopes into its state and decides platform commands.
+
+An envelope is one stored event: {version, type, scope, actor, at, data, rng, cmd, prev, hash}.
+`scope` is "platform" for the platform's events and "game" for the game module's. The game state is
+the fold of the *effective* history: `moves_reverted {from_version}` drops every game event at or
+after `from_version` from it (the stream itself only grows). The draw counter counts every draw
+ever recorded, reverted or not, so a revert never re-rolls.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import platform_events as pe
+from .contract import ALL
+from .errors import RuleViolation
+
+
+def new_event(type_: str, scope: str = pe.PLATFORM, **data) -> dict:
+    """A pending event (before the store numbers and hashes it)."""
+    return {"type": type_, "scope": scope, "data": data}
+
+
+@dataclass
+class Match:
+    """The folded state of one match."""
+
+    id: str
+    game: Any = None
+    game_id: str = ""
+    status: str = "new"  # open -> active -> finished
+    seats: int = 0
+    players: list = field(default_factory=list)
+    options: dict = field(default_factory=dict)
+    created_by: str | None = None
+    commitment: str = ""
+    version: int = 0
+    head: str = "0" * 64
+    draws: int = 0
+    game_state: dict | None = None
+    result: dict | None = None
+    seed: str | None = None
+    disputes: dict = field(default_factory=dict)
+    envelopes: list = field(default_factory=list)
+    effective: list = field(default_factory=list)  # versions of the effective game events
+
+    # -- folding -------------------------------------------------------------------------------
+    def apply(self, env: dict, games: dict) -> None:
+        """Apply one stored envelope (version must be the next one)."""
+        self.envelopes.append(env)
+        self.version = env["version"]
+        self.head = env.get("hash", self.head)
+        for draw in env.get("rng") or ():
+            self.draws = max(self.draws, draw[0] + 1)
+        if env["scope"] == pe.GAME:
+            self.effective.append(env["version"])
+            self.game_state = self.game.evolve(self.game_state, {"type": env["type"], "data": env["data"]})
+            return
+        handler = _PLATFORM_APPLY.get(env["type"])
+        if handler:
+            handler(self, env["data"], games)
+
+    def _refold_game(self) -> None:
+        """Recompute the game state from the effective game events."""
+        state = self.game.initial_state(list(self.players), dict(self.options))
+        for env in self.envelopes:
+            if env["scope"] == pe.GAME and env["version"] in self._effective_set:
+                state = self.game.evolve(state, {"type": env["type"], "data": env["data"]})
+        self.game_state = state
+
+    # -- questions -----------------------------------------------------------------------------
+    @property
+    def finished(self) -> bool:
+        """True once the match has finished."""
+        return self.status == "finished"
+
+    def open_dispute(self) -> dict | None:
+        """The open dispute, if any (while one is open the match is paused)."""
+        for d in self.disputes.values():
+            if d["status"] == "open":
+                return d
+        return None
+
+    def active_players(self) -> list:
+        """Who must act now (nobody while paused by a dispute or when not active)."""
+        if self.status != "active" or self.open_dispute():
+            return []
+        return list(self.game.active_players(self.game_state))
+
+    def view(self, viewer: str | None) -> dict:
+        """The game state as `viewer` may see it; everything once finished."""
+        if self.game_state is None:
+            return {}
+        return self.game.view(self.game_state, ALL if self.finished else viewer)
+
+    def redact(self, env: dict, viewer: str | None) -> dict | None:
+        """The envelope as `viewer` may see it (public fields only: no hash-chain internals hidden)."""
+        out = {"version": env["version"], "type": env["type"], "scope": env["scope"],
+               "actor": env.get("actor"), "at": env.get("at"), "data": env["data"]}
+        if self.finished:
+            out["rng"] = env.get("rng")
+            return out
+        if env["scope"] == pe.GAME:
+            red = self.game.redact({"type": env["type"], "data": env["data"]}, viewer)
+            if red is None:
+                out["data"] = None
+                out["redacted"] = True
+                return out
+            if red["data"] != env["data"]:
+                out["redacted"] = True
+            out["data"] = red["data"]
+        return out
+
+    @property
+    def _effective_set(self) -> set:
+        return set(self.effective)
+
+
+def _apply_created(m: Match, d: dict, games: dict) -> None:
+    m.game_id = d["game"]
+    m.game = games[d["game"]]
+    m.seats = d["seats"]
+    m.players = list(d["players"])
+    m.options = dict(d["options"])
+    m.created_by = d.get("created_by")
+    m.commitment = d["commitment"]
+    m.status = "open"
+
+
+def _apply_joined(m: Match, d: dict, games: dict) -> None:
+    m.players.append(d["player"])
+
+
+def _apply_started(m: Match, d: dict, games: dict) -> None:
+    m.players = list(d["players"])
+    m.status = "active"
+    m.game_state = m.game.initial_state(list(m.players), dict(m.options))
+
+
+def _apply_reverted(m: Match, d: dict, games: dict) -> None:
+    m.effective = [v for v in m.effective if v < d["from_version"]]
+    m._refold_game()
+
+
+def _apply_dispute_opened(m: Match, d: dict, games: dict) -> None:
+    m.disputes[d["dispute"]] = {"id": d["dispute"], "version": d["version"], "reason": d["reason"],
+                                "by": d["by"], "deadline": d.get("deadline"), "votes": {}, "status": "open"}
+
+
+def _apply_dispute_voted(m: Match, d: dict, games: dict) -> None:
+    m.disputes[d["dispute"]]["votes"][d["player"]] = d["accept"]
+
+
+def _apply_dispute_resolved(m: Match, d: dict, games: dict) -> None:
+    m.disputes[d["dispute"]]["status"] = d["status"]
+
+
+def _apply_finished(m: Match, d: dict, games: dict) -> None:
+    m.status = "finished"
+    m.result = d["result"]
+
+
+def _apply_seed_revealed(m: Match, d: dict, games: dict) -> None:
+    m.seed = d["seed"]
+
+
+_PLATFORM_APPLY = {
+    pe.MATCH_CREATED: _apply_created,
+    pe.PLAYER_JOINED: _apply_joined,
+    pe.MATCH_STARTED: _apply_started,
+    pe.MOVES_REVERTED: _apply_reverted,
+    pe.DISPUTE_OPENED: _apply_dispute_opened,
+    pe.DISPUTE_VOTED: _apply_dispute_voted,
+    pe.DISPUTE_RESOLVED: _apply_dispute_resolved,
+    pe.MATCH_FINISHED: _apply_finished,
+    pe.SEED_REVEALED: _apply_seed_revealed,
+}
+
+
+def fold(match_id: str, envelopes, games: dict, into: Match | None = None) -> Match:
+    """Fold envelopes (in version order) into a Match, starting from `into` when given."""
+    m = into if into is not None else Match(id=match_id)
+    for env in envelopes:
+        m.apply(env, games)
+    return m
+
+
+# -- deciding platform commands -----------------------------------------------------------------
+def decide_create(game, match_id: str, created_by: str, options: dict, commitment: str,
+                  players: list | None = None, seats: int | None = None) -> list[dict]:
+    """Events that create a match: invited (players given, starts at once) or open (seats given)."""
+    if players is not None:
+        if len(set(players)) != len(players):
+            raise RuleViolation("platform:match.distinct-players", "a player may take only one seat")
+        seats = len(players)
+        seated = list(players)
+    else:
+        seated = [created_by]
+    if not game.min_players <= seats <= game.max_players:
+        raise RuleViolation("platform:match.player-count",
+                            f"{game.title} takes {game.min_players}-{game.max_players} players, not {seats}")
+    return [new_event(pe.MATCH_CREATED, game=game.id, seats=seats, players=seated, options=options,
+                      rules_version=pe.RULES_VERSION, commitment=commitment, created_by=created_by)]
+
+
+def decide_start(m: Match, rng) -> list[dict]:
+    """The events that start a full match: match_started then the game's setup events."""
+    players = list(m.players)
+    events = [new_event(pe.MATCH_STARTED, players=players)]
+    for ev in m.game.setup(players, dict(m.options), rng):
+        events.append(new_event(ev["type"], pe.GAME, **ev["data"]))
+    return events
+
+
+def decide_join(m: Match, player: str) -> list[dict]:
+    """Events for `player` taking a seat in an open match (the match starts when the last seat fills)."""
+    if m.status != "open":
+        raise RuleViolation("platform:match.not-open", "this match is not open for joining")
+    if player in m.players:
+        raise RuleViolation("platform:match.already-seated", "you already have a seat in this match")
+    return [new_event(pe.PLAYER_JOINED, player=player)]
+
+
+def check_can_play(m: Match, player: str) -> None:
+    """Raise unless `player` may send a game command now (seated, match active, not paused)."""
+    if m.status == "finished":
+        raise RuleViolation("platform:match.finished", "the match has finished")
+    if m.status != "active":
+        raise RuleViolation("platform:match.not-started", "the match has not started yet")
+    if m.open_dispute():
+        raise RuleViolation("platform:dispute.paused", "the match is paused while a dispute is open")
+
+
+def game_events(game, state: dict, player: str, command: dict, rng) -> list[dict]:
+    """Run the game's decide and wrap its events as pending game-scope events."""
+    events = game.decide(state, player, {"type": command["type"], "payload": command.get("payload") or {}}, rng)
+    return [new_event(ev["type"], pe.GAME, **ev["data"]) for ev in events]
+
+
+def finish_events(game, state_after: dict, seed_hex: str) -> list[dict]:
+    """If the game is over after these events, the platform's match_finished and seed_revealed."""
+    result = game.result(state_after)
+    if result is None:
+        return []
+    return [new_event(pe.MATCH_FINISHED, result=result), new_event(pe.SEED_REVEALED, seed=seed_hex)]

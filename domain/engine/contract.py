@@ -1,0 +1,101 @@
+"""The game-module contract every `domain/games/<id>/` package fulfils, and the shapes it exchanges.
+
+A game package exports `GAME`, an object (usually a module-level instance of a small class) with:
+
+  id, title, min_players, max_players      facts (`id` is the public game id, e.g. "merchant-of-venus")
+  options_schema                           a marshmallow Schema *instance* for match options
+  command_schemas                          {command type: marshmallow Schema instance} for payloads
+  revealing_events                         frozenset of event types that reveal hidden information
+                                           (used by the take-back policy; events with random draws
+                                           and events that `redact` changes count automatically)
+  initial_state(players, options) -> state the empty state before `setup`'s events are applied
+  setup(players, options, rng) -> [event]  the opening events (deals, shuffles, placements)
+  decide(state, player, command, rng) -> [event]
+                                           validate and return the new events; raise
+                                           RuleViolation(bare_rule_id, message); never mutate `state`
+  evolve(state, event) -> state            apply one event; may mutate and return `state`; total,
+                                           deterministic, never raises on an event decide produced
+  view(state, viewer) -> dict              the state as `viewer` may see it: a player id, None for a
+                                           spectator, or ALL (everything: the match is finished)
+  redact(event, viewer) -> event | None    the event as that viewer may see it (same viewer values)
+  legal_commands(state, player) -> [command]
+                                           every concrete command this player may send now; each
+                                           one is accepted by decide if sent as is
+  active_players(state) -> [player]        who must act now (empty once finished)
+  result(state) -> dict | None             None while running; once finished a dict with at least
+                                           {"winners": [player, ...], "scores": {player: ...}}
+  on_timeout(state, player, rng) -> [event]
+                                           what happens when `player`'s turn deadline passes
+  describe(event, name) -> str             one readable sentence for the move log ("ann bought
+                                           Bionic Perfume for c80"); `name(player_id)` gives the
+                                           display name; uses only what the (redacted) event holds
+
+Shapes: an event is {"type": snake_case_past_tense, "data": {...}}; a command is
+{"type": snake_case_order, "payload": {...}}. State, events and payloads are plain JSON values
+(dicts with str keys, lists, str, int, float, bool, None): `json.loads(json.dumps(x)) == x` must hold,
+so states can be snapshotted and compared after a replay.
+"""
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+ALL = "*"  # the viewer that may see everything (used once a match is finished, and by audits)
+
+State = dict[str, Any]
+Event = dict[str, Any]
+Command = dict[str, Any]
+
+
+def event(type_: str, **data) -> Event:
+    """Build a game event {"type", "data"}."""
+    return {"type": type_, "data": data}
+
+
+def command(type_: str, **payload) -> Command:
+    """Build a command {"type", "payload"}."""
+    return {"type": type_, "payload": payload}
+
+
+class Game(Protocol):
+    """The structural type of a game module's `GAME` object (see the module docstring)."""
+
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+    options_schema: Any
+    command_schemas: dict[str, Any]
+    revealing_events: frozenset
+
+    def initial_state(self, players: list[str], options: dict) -> State:
+        """The state before any event."""
+
+    def setup(self, players: list[str], options: dict, rng) -> list[Event]:
+        """The opening events."""
+
+    def decide(self, state: State, player: str, command: Command, rng) -> list[Event]:
+        """Validate a command and return its events, or raise RuleViolation."""
+
+    def evolve(self, state: State, event: Event) -> State:
+        """Apply one event."""
+
+    def view(self, state: State, viewer: str | None) -> dict:
+        """The state as the viewer may see it."""
+
+    def redact(self, event: Event, viewer: str | None) -> Event | None:
+        """The event as the viewer may see it."""
+
+    def legal_commands(self, state: State, player: str) -> list[Command]:
+        """Every concrete command the player may send now."""
+
+    def active_players(self, state: State) -> list[str]:
+        """Who must act now."""
+
+    def result(self, state: State) -> dict | None:
+        """The outcome once finished."""
+
+    def on_timeout(self, state: State, player: str, rng) -> list[Event]:
+        """Events for a passed turn deadline."""
+
+    def describe(self, event: Event, name) -> str:
+        """One readable sentence for the move log."""

@@ -1,0 +1,17 @@
+"""The platform's own event and command type names (scope "platform"); game events have scope "game"."""
+
+MATCH_CREATED = "match_created"
+PLAYER_JOINED = "player_joined"
+MATCH_STARTED = "match_started"
+MOVES_REVERTED = "moves_reverted"
+DISPUTE_OPENED = "dispute_opened"
+DISPUTE_VOTED = "dispute_voted"
+DISPUTE_RESOLVED = "dispute_resolved"
+TURN_TIMED_OUT = "turn_timed_out"
+MATCH_FINISHED = "match_finished"
+SEED_REVEALED = "seed_revealed"
+
+PLATFORM = "platform"
+GAME = "game"
+
+RULES_VERSION = "2026.11"
