@@ -1,0 +1,59 @@
+"""Queries over the read models: the match list and the inbox."""
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+
+
+class ReadModels:
+    """Reads what the projection worker wrote."""
+
+    def __init__(self, redis_client, keys):
+        self.r = redis_client
+        self.keys = keys
+
+    def rows(self, match_ids) -> list:
+        """The stored rows of these matches (missing ones left out)."""
+        pipe = self.r.pipeline(transaction=False)
+        for mid in match_ids:
+            pipe.get(self.keys.summary(mid))
+        return [json.loads(raw) for raw in pipe.execute() if raw]
+
+    def list_matches(self, status=None, game=None, player=None, limit: int = 50) -> list:
+        """Matches, newest activity first, filtered by status, game and player."""
+        if player:
+            index = self.keys.player_index(player)
+        elif status:
+            index = self.keys.status_index(status)
+        else:
+            index = None
+        if index:
+            ids = self.r.zrevrange(index, 0, 999)
+        else:
+            ids = []
+            for s in ("active", "open", "finished"):
+                ids += self.r.zrevrange(self.keys.status_index(s), 0, 999)
+        out = []
+        for row in self.rows(ids):
+            if (status and row["status"] != status) or (game and row["game"] != game):
+                continue
+            if player and player not in row["players"]:
+                continue
+            row.pop("waiting", None)
+            out.append(row)
+        out.sort(key=lambda r: r["updated_at"] or "", reverse=True)
+        return out[:limit]
+
+    def inbox(self, user_id: str) -> list:
+        """Matches waiting for this user, longest-waiting first."""
+        entries = self.r.zrange(self.keys.inbox(user_id), 0, 199, withscores=True)
+        rows = {r["id"]: r for r in self.rows([mid for mid, _ in entries])}
+        out = []
+        for mid, score in entries:
+            row = rows.get(mid)
+            if row is None or user_id not in row.get("active_players", []):
+                continue
+            since = datetime.fromtimestamp(score, timezone.utc).isoformat(timespec="milliseconds")
+            out.append({"id": mid, "game": row["game"], "version": row["version"],
+                        "waiting_since": since.replace("+00:00", "Z"), "players": row["players"]})
+        return out

@@ -1,0 +1,66 @@
+"""Writes match-list rows, indexes and inboxes to Redis, idempotently and in version order."""
+from __future__ import annotations
+
+import json
+from datetime import datetime
+
+from .summary import inbox_changes, match_row, waiting
+
+STATUSES = ("open", "active", "finished")
+
+
+def epoch(iso: str) -> float:
+    """Seconds since the epoch of an ISO-8601 UTC timestamp."""
+    return datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp()
+
+
+class ProjectionWriter:
+    """Applies folded matches to the read models of one store."""
+
+    def __init__(self, redis_client, keys):
+        self.r = redis_client
+        self.keys = keys
+
+    def previous(self, match_id: str) -> dict | None:
+        """The stored row of a match, if any."""
+        raw = self.r.get(self.keys.summary(match_id))
+        return json.loads(raw) if raw else None
+
+    def apply(self, p: int, matches: list, checkpoint: str) -> int:
+        """Write rows of `matches` (folded) plus partition p's checkpoint; return rows written."""
+        rows, written = [], 0
+        for match in matches:
+            prev = self.previous(match.id)
+            if prev is not None and prev["version"] >= match.version:
+                continue
+            at = match.envelopes[-1]["at"] if match.envelopes else None
+            row = match_row(match, at)
+            row["waiting"] = waiting(prev, row, at)
+            rows.append((prev, row))
+        tx = self.r.pipeline(transaction=True)  # per-match rows and the checkpoint share the slot
+        for _prev, row in rows:
+            tx.set(self.keys.summary(row["id"]), json.dumps(row))
+        tx.set(self.keys.checkpoint(p), checkpoint)
+        tx.execute()
+        for prev, row in rows:
+            self._indexes(prev, row)
+            written += 1
+        return written
+
+    def _indexes(self, prev: dict | None, row: dict) -> None:
+        """Global indexes: by status, by player, and the inboxes (idempotent writes)."""
+        score = epoch(row["updated_at"]) if row["updated_at"] else 0.0
+        pipe = self.r.pipeline(transaction=False)
+        for status in STATUSES:
+            if status == row["status"]:
+                pipe.zadd(self.keys.status_index(status), {row["id"]: score})
+            else:
+                pipe.zrem(self.keys.status_index(status), row["id"])
+        for player in row["players"]:
+            pipe.zadd(self.keys.player_index(player), {row["id"]: score})
+        adds, removes = inbox_changes(prev, row)
+        for player, since in adds.items():
+            pipe.zadd(self.keys.inbox(player), {row["id"]: epoch(since)})
+        for player in removes:
+            pipe.zrem(self.keys.inbox(player), row["id"])
+        pipe.execute()

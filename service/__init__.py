@@ -1,0 +1,7 @@
+"""The application: Flask app factory, API, command handling, the Redis event store, CLI."""
+
+
+def create_app(settings=None, wiring=None):
+    """Build the Flask app (gunicorn: `service:create_app()`)."""
+    from .app import create_app as factory
+    return factory(settings, wiring)

@@ -1,0 +1,28 @@
+"""The game catalogue: ids, player counts, option and command schemas."""
+from __future__ import annotations
+
+from flask import Blueprint
+
+from ..http import wiring
+from ..openapi import schema_json
+
+bp = Blueprint("games", __name__)
+
+
+def describe_game(game) -> dict:
+    """A game's public declaration."""
+    return {"id": game.id, "title": game.title, "min_players": game.min_players,
+            "max_players": game.max_players, "options": schema_json(game.options_schema),
+            "commands": {t: schema_json(s) for t, s in game.command_schemas.items()}}
+
+
+@bp.get("/api/games")
+def list_games():
+    """Every game this service hosts."""
+    return {"games": [describe_game(g) for g in wiring().games.values()]}
+
+
+@bp.get("/api/openapi.json")
+def openapi():
+    """The OpenAPI document generated from the schemas."""
+    return wiring().openapi

@@ -1,0 +1,20 @@
+"""Health check."""
+from __future__ import annotations
+
+from flask import Blueprint
+from redis.exceptions import RedisError
+
+from ..http import wiring
+
+bp = Blueprint("health", __name__)
+
+
+@bp.get("/healthz")
+def healthz():
+    """200 when Redis answers, 503 otherwise."""
+    try:
+        wiring().redis.ping()
+    except RedisError:
+        return {"ok": False, "redis": "unreachable",
+                "error": {"code": "redis_unavailable", "message": "Redis is unreachable"}}, 503
+    return {"ok": True, "redis": "ok"}

@@ -1,0 +1,107 @@
+"""Match endpoints: create, list, join, summary, state, legal commands, submit, events."""
+from __future__ import annotations
+
+from flask import Blueprint
+from marshmallow import ValidationError
+
+from .. import schemas
+from ..errors import ApiError
+from ..http import body, current_user, query, wiring
+
+bp = Blueprint("matches", __name__)
+
+
+def summary(match) -> dict:
+    """The public summary of a live match."""
+    return {"id": match.id, "game": match.game_id, "status": match.status, "seats": match.seats,
+            "players": list(match.players), "version": match.version,
+            "active_players": match.active_players(), "result": match.result}
+
+
+@bp.post("/api/matches")
+def create_match():
+    """Create an invited match (`players`) that starts at once, or an open one (`seats`)."""
+    user = current_user()
+    data = body(schemas.CreateMatch())
+    w = wiring()
+    game = w.games.get(data["game"])
+    if game is None:
+        raise ApiError(400, "unknown_game", f"no game {data['game']!r}; known: {', '.join(w.games)}")
+    if ("players" in data) == ("seats" in data):
+        raise ApiError(400, "invalid_body", "send either players (an invited match) or seats (an open match)")
+    if "players" in data:
+        missing = w.users.missing(data["players"])
+        if missing:
+            raise ApiError(400, "unknown_players", f"no users with ids {', '.join(missing)}",
+                           fields={"players": [f"unknown user id {m}" for m in missing]})
+    try:
+        options = game.options_schema.load(data["options"])
+    except ValidationError as exc:
+        raise ApiError(400, "invalid_options", f"invalid options for {game.title}", fields=exc.messages) from None
+    match = w.matches.create(user["id"], game.id, options, players=data.get("players"), seats=data.get("seats"))
+    return summary(match), 201
+
+
+@bp.get("/api/matches")
+def list_matches():
+    """Matches filtered by status, game and player (from the match-list projection)."""
+    q = query(schemas.ListMatches())
+    return {"matches": wiring().read_models.list_matches(q.get("status"), q.get("game"), q.get("player"),
+                                                         q["limit"])}
+
+
+@bp.get("/api/matches/<match_id>")
+def get_match(match_id):
+    """A match's summary."""
+    return summary(wiring().matches.load(match_id))
+
+
+@bp.post("/api/matches/<match_id>/join")
+def join_match(match_id):
+    """Take a seat in an open match."""
+    user = current_user()
+    match = wiring().matches.join(user["id"], match_id)
+    return summary(match)
+
+
+@bp.get("/api/matches/<match_id>/state")
+def state(match_id):
+    """The match as the caller (or a spectator) may see it."""
+    user = current_user(optional=True)
+    match = wiring().matches.load(match_id)
+    viewer = user["id"] if user and user["id"] in match.players else None
+    return {"id": match.id, "game": match.game_id, "status": match.status, "version": match.version,
+            "players": list(match.players), "active_players": match.active_players(),
+            "view": match.view(viewer), "result": match.result}
+
+
+@bp.get("/api/matches/<match_id>/legal")
+def legal(match_id):
+    """Every command the caller may send now."""
+    user = current_user()
+    version, commands = wiring().matches.legal(user["id"], match_id)
+    return {"version": version, "commands": commands}
+
+
+@bp.post("/api/matches/<match_id>/commands")
+def submit(match_id):
+    """Submit a game command."""
+    user = current_user()
+    data = body(schemas.SubmitCommand())
+    w = wiring()
+    w.rate_limiter.check(user["id"])
+    answer = w.matches.submit(user["id"], match_id, data["type"], data["payload"],
+                              data.get("command_id"), data.get("expected_version"))
+    return answer, 201
+
+
+@bp.get("/api/matches/<match_id>/events")
+def events(match_id):
+    """Events after a version, redacted for the caller."""
+    user = current_user(optional=True)
+    after = query(schemas.EventsQuery())["after"]
+    w = wiring()
+    match = w.matches.load(match_id)
+    viewer = user["id"] if user and user["id"] in match.players else None
+    envs = w.store.read_range(match_id, after + 1) if after < match.version else []
+    return {"version": match.version, "events": [match.redact(e, viewer) for e in envs]}

@@ -1,0 +1,47 @@
+"""Identity endpoints: create a user, who am I, webhook, inbox."""
+from __future__ import annotations
+
+from flask import Blueprint
+
+from .. import schemas
+from ..http import body, current_user, wiring
+
+bp = Blueprint("users", __name__)
+
+
+@bp.post("/api/users")
+def create_user():
+    """Create a player and return its secret token."""
+    data = body(schemas.CreateUser())
+    return wiring().users.create(data["name"]), 201
+
+
+@bp.get("/api/users/me")
+def me():
+    """The caller's id and name."""
+    user = current_user()
+    return {"id": user["id"], "name": user["name"]}
+
+
+@bp.put("/api/users/me/webhook")
+def put_webhook():
+    """Register where notifications are POSTed."""
+    user = current_user()
+    data = body(schemas.Webhook())
+    wiring().users.set_webhook(user["id"], data["url"])
+    return {"url": data["url"]}
+
+
+@bp.delete("/api/users/me/webhook")
+def delete_webhook():
+    """Stop notifications."""
+    user = current_user()
+    wiring().users.set_webhook(user["id"], None)
+    return {"url": None}
+
+
+@bp.get("/api/users/me/inbox")
+def inbox():
+    """Matches in which the caller must act now, longest-waiting first."""
+    user = current_user()
+    return {"matches": wiring().read_models.inbox(user["id"])}

@@ -1,0 +1,72 @@
+"""The Flask app factory: wiring, blueprints, JSON errors (never an HTML page or a stack trace)."""
+from __future__ import annotations
+
+import logging
+
+from flask import Flask
+from redis.exceptions import RedisError
+from werkzeug.exceptions import HTTPException
+
+from .errors import ApiError
+
+log = logging.getLogger("turnstream.web")
+
+
+def _snake(name: str) -> str:
+    return "_".join(name.lower().replace("-", " ").split())
+
+
+def create_app(settings=None, wiring=None) -> Flask:
+    """Build the web application (wiring defaults to the environment's settings)."""
+    from . import wiring as wiring_mod
+    from .api import games, health, matches, users
+
+    app = Flask(__name__)
+    w = wiring or wiring_mod.build(settings)
+    app.extensions["turnstream"] = w
+    app.config["MAX_CONTENT_LENGTH"] = w.settings.max_body_bytes
+    app.json.sort_keys = False
+    for bp in (health.bp, users.bp, games.bp, matches.bp):
+        app.register_blueprint(bp)
+    for extra in _optional_blueprints():
+        app.register_blueprint(extra)
+
+    @app.errorhandler(ApiError)
+    def api_error(exc: ApiError):
+        headers = {"Retry-After": str(exc.extra["retry_after"])} if "retry_after" in exc.extra else {}
+        return exc.body(), exc.status, headers
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException):
+        message = exc.description or exc.name
+        if exc.code == 413:
+            message = f"the request body is larger than {w.settings.max_body_bytes} bytes"
+        headers = {"Allow": ", ".join(exc.valid_methods)} if getattr(exc, "valid_methods", None) else {}
+        return {"error": {"code": _snake(exc.name), "message": message}}, exc.code, headers
+
+    @app.errorhandler(RedisError)
+    def redis_error(exc: RedisError):
+        log.warning("Redis unavailable: %s", exc)
+        return {"error": {"code": "redis_unavailable",
+                          "message": "the event store is unreachable; retry shortly"}}, 503
+
+    @app.errorhandler(Exception)
+    def internal_error(exc: Exception):
+        log.exception("unhandled error")
+        return {"error": {"code": "internal_error", "message": "internal error; it has been logged"}}, 500
+
+    return app
+
+
+def _optional_blueprints() -> list:
+    """Blueprints of the history (replay/audit/disputes) and pages packages, when present."""
+    import importlib
+
+    found = []
+    for module in ("service.api.history", "service.pages"):
+        try:
+            found.append(importlib.import_module(module).bp)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+    return found

@@ -1,0 +1,166 @@
+"""The `turnstream` command line: up, web, worker, projections rebuild, replay, audit, export, bench."""
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+
+def _settings():
+    from .config import from_env
+    return from_env()
+
+
+def cmd_web(args) -> int:
+    """Serve the web app (threaded werkzeug server; production uses gunicorn, see the Procfile)."""
+    from werkzeug.serving import make_server
+
+    from . import create_app
+    app = create_app()
+    server = make_server(args.host, args.port, app, threaded=True)
+    logging.getLogger("turnstream").info("web listening on http://%s:%d", args.host, args.port)
+    print(f"turnstream web: http://{args.host}:{args.port}", flush=True)
+    signal.signal(signal.SIGTERM, lambda *_: server.shutdown())
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def cmd_worker(args) -> int:
+    """Run an RQ worker for projections, deadlines and notifications."""
+    from workers.runner import run_worker
+    print("turnstream worker: processing queues projections, default, notifications", flush=True)
+    run_worker(_settings(), burst=args.burst)
+    return 0
+
+
+def cmd_up(args) -> int:
+    """Everything on one machine: Redis (embedded unless REDIS_URL is set), the web server and a worker."""
+    from .embedded_redis import EmbeddedRedis
+    env = dict(os.environ)
+    redis = None
+    if not env.get("REDIS_URL"):
+        data = Path(args.data).resolve()
+        try:
+            redis = EmbeddedRedis(data).start()
+        except RuntimeError as exc:
+            print(f"turnstream up: {exc}", file=sys.stderr)
+            return 2
+        env["REDIS_URL"] = redis.url
+        print(f"redis: embedded at {redis.url} (AOF appendfsync always, data in {data})", flush=True)
+    else:
+        print(f"redis: {env['REDIS_URL']}", flush=True)
+    env.setdefault("TURNSTREAM_PUBLIC_URL", f"http://{args.host}:{args.port}")
+    py = [sys.executable, "-m", "service.cli"]
+    children = [
+        subprocess.Popen(py + ["web", "--host", args.host, "--port", str(args.port)], env=env),
+        subprocess.Popen(py + ["worker"], env=env),
+    ]
+    print(f"turnstream is up: open http://{args.host}:{args.port}/  (Ctrl-C stops everything)", flush=True)
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    code = 0
+    try:
+        while all(c.poll() is None for c in children):
+            time.sleep(0.3)
+        code = 1
+        print("turnstream up: a child process exited; stopping", file=sys.stderr)
+    except KeyboardInterrupt:
+        print("\nstopping...", flush=True)
+    finally:
+        for c in children:
+            if c.poll() is None:
+                c.send_signal(signal.SIGTERM)
+        for c in children:
+            try:
+                c.wait(10)
+            except subprocess.TimeoutExpired:
+                c.kill()
+        if redis:
+            redis.stop()
+        print("stopped.", flush=True)
+    return code
+
+
+def cmd_rebuild(args) -> int:
+    """Rebuild every projection from zero: drop the read models and checkpoints, replay every log."""
+    from workers import context
+    from workers.jobs import project_partition
+    from .wiring import build
+    w = build(start_trigger=False)
+    context.use(w)
+    keys = w.store.keys
+    dropped = 0
+    for pattern in ("ts:idx:*", "ts:inbox:*"):
+        for key in w.redis.scan_iter(match=pattern, count=500):
+            dropped += w.redis.delete(key)
+    for p in range(keys.partitions):
+        w.redis.delete(keys.checkpoint(p))
+        for key in w.redis.scan_iter(match=f"ts:{{p{p:02d}}}:rm:m:*", count=500):
+            dropped += w.redis.delete(key)
+    print(f"dropped {dropped} read-model keys; rebuilding {keys.partitions} partitions", flush=True)
+    total = 0
+    for p in range(keys.partitions):
+        total += project_partition(p)
+        if (p + 1) % 8 == 0 or p + 1 == keys.partitions:
+            print(f"  partitions {p + 1}/{keys.partitions}: {total} match rows written", flush=True)
+    print(f"rebuilt: {total} match rows", flush=True)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="turnstream",
+        description="Event-sourced, turn-based board games for play-by-web matches. "
+                    "Environment: REDIS_URL (events and read models), REDIS_CLUSTER=1, RQ_REDIS_URL (queues).")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log at INFO level")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    up = sub.add_parser("up", help="run everything on this machine (embedded Redis unless REDIS_URL is set)")
+    up.add_argument("--port", type=int, default=8000, help="web port (default 8000)")
+    up.add_argument("--host", default="127.0.0.1", help="web host (default 127.0.0.1)")
+    up.add_argument("--data", default="./var", help="embedded Redis data directory (default ./var)")
+    up.set_defaults(func=cmd_up)
+
+    web = sub.add_parser("web", help="run the web server")
+    web.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    web.add_argument("--host", default="127.0.0.1", help="host (default 127.0.0.1)")
+    web.set_defaults(func=cmd_web)
+
+    worker = sub.add_parser("worker", help="run an RQ worker (projections, deadlines, notifications)")
+    worker.add_argument("--burst", action="store_true", help="drain the queues and exit")
+    worker.set_defaults(func=cmd_worker)
+
+    proj = sub.add_parser("projections", help="manage read models")
+    proj_sub = proj.add_subparsers(dest="action", required=True, metavar="ACTION")
+    rebuild = proj_sub.add_parser("rebuild", help="rebuild every read model from the event streams")
+    rebuild.set_defaults(func=cmd_rebuild)
+
+    for module in ("service.history_cli", "service.bench"):
+        try:
+            mod = __import__(module, fromlist=["add_commands"])
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+            continue
+        mod.add_commands(sub)
+    return parser
+
+
+def main(argv=None) -> int:
+    """Entry point of the `turnstream` console script."""
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    return args.func(args) or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,52 @@
+"""Configuration from the environment, read once in one place."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+
+def _int(name: str, default: int) -> int:
+    value = os.environ.get(name)
+    return int(value) if value not in (None, "") else default
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every setting the service reads, with its default."""
+
+    redis_url: str = "redis://127.0.0.1:6379/0"
+    redis_cluster: bool = False
+    rq_redis_url: str = ""
+    partitions: int = 64
+    max_body_bytes: int = 64 * 1024
+    cache_size: int = 2000
+    snapshot_every: int = 200
+    reconcile_seconds: float = 2.0
+    rate_limit_per_minute: int = 600
+    webhook_secret: str = "turnstream-dev-webhook-secret"
+    public_url: str = "http://127.0.0.1:8000"
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def queue_url(self) -> str:
+        """Where the RQ queues live (a plain Redis)."""
+        return self.rq_redis_url or self.redis_url
+
+
+def from_env(env=None) -> Settings:
+    """Build Settings from environment variables (REDIS_URL, REDIS_CLUSTER, RQ_REDIS_URL, TURNSTREAM_*)."""
+    env = os.environ if env is None else env
+    get = env.get
+    return Settings(
+        redis_url=get("REDIS_URL") or "redis://127.0.0.1:6379/0",
+        redis_cluster=get("REDIS_CLUSTER", "") in ("1", "true", "yes"),
+        rq_redis_url=get("RQ_REDIS_URL", ""),
+        partitions=int(get("TURNSTREAM_PARTITIONS") or 64),
+        max_body_bytes=int(get("TURNSTREAM_MAX_BODY_BYTES") or 64 * 1024),
+        cache_size=int(get("TURNSTREAM_CACHE_SIZE") or 2000),
+        snapshot_every=int(get("TURNSTREAM_SNAPSHOT_EVERY") or 200),
+        reconcile_seconds=float(get("TURNSTREAM_RECONCILE_SECONDS") or 2.0),
+        rate_limit_per_minute=int(get("TURNSTREAM_RATE_LIMIT_PER_MINUTE") or 600),
+        webhook_secret=get("TURNSTREAM_WEBHOOK_SECRET") or "turnstream-dev-webhook-secret",
+        public_url=get("TURNSTREAM_PUBLIC_URL") or "http://127.0.0.1:8000",
+    )

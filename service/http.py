@@ -1,0 +1,61 @@
+"""Request helpers shared by the blueprints: JSON bodies through schemas, the caller, the wiring."""
+from __future__ import annotations
+
+from flask import current_app, g, request
+from marshmallow import ValidationError
+
+from .errors import ApiError
+
+
+def wiring():
+    """The dependencies wired by create_app."""
+    return current_app.extensions["turnstream"]
+
+
+def body(schema) -> dict:
+    """The request's JSON body loaded through `schema`, or a 400."""
+    raw = request.get_data(cache=True)
+    data = request.get_json(silent=True)
+    if data is None:
+        if raw.strip():
+            raise ApiError(400, "malformed_json", "the request body is not valid JSON")
+        data = {}
+    if not isinstance(data, dict):
+        raise ApiError(400, "invalid_body", "the request body must be a JSON object")
+    return load(schema, data)
+
+
+def load(schema, data) -> dict:
+    """Load `data` through `schema`, turning field errors into a 400."""
+    try:
+        return schema.load(data)
+    except ValidationError as exc:
+        raise ApiError(400, "invalid_body", "the request has invalid fields", fields=exc.messages) from None
+
+
+def query(schema) -> dict:
+    """The query string loaded through `schema`, or a 400."""
+    try:
+        return schema.load(request.args.to_dict())
+    except ValidationError as exc:
+        raise ApiError(400, "invalid_query", "the query string has invalid parameters",
+                       fields=exc.messages) from None
+
+
+def bearer_token() -> str | None:
+    """The Bearer token of the request, if any."""
+    header = request.headers.get("Authorization", "")
+    if header.lower().startswith("bearer "):
+        return header[7:].strip() or None
+    return None
+
+
+def current_user(optional: bool = False) -> dict | None:
+    """The authenticated caller (401 unless optional and no token was sent)."""
+    if "user" not in g:
+        token = bearer_token() or request.cookies.get("ts_token")
+        if token is None and optional:
+            g.user = None
+        else:
+            g.user = wiring().users.authenticate(token)
+    return g.user

@@ -1,0 +1,88 @@
+"""Redis key names: every key of a match shares its partition's hash tag {pNN}."""
+from __future__ import annotations
+
+import zlib
+
+
+def partition_of(match_id: str, partitions: int) -> int:
+    """The partition a match lives in: crc32(match id) mod P."""
+    return zlib.crc32(match_id.encode()) % partitions
+
+
+def tag(p: int) -> str:
+    """The hash tag of partition p."""
+    return "{p%02d}" % p
+
+
+class Keys:
+    """Key names for a store with P partitions."""
+
+    def __init__(self, partitions: int):
+        self.partitions = partitions
+
+    def partition(self, match_id: str) -> int:
+        """The partition number of a match."""
+        return partition_of(match_id, self.partitions)
+
+    def stream(self, match_id: str) -> str:
+        """The match's event stream."""
+        return f"ts:{tag(self.partition(match_id))}:m:{match_id}"
+
+    def meta(self, match_id: str) -> str:
+        """The match's meta hash (game, status, version, head)."""
+        return self.stream(match_id) + ":meta"
+
+    def cmds(self, match_id: str) -> str:
+        """The match's command-id -> stored answer hash."""
+        return self.stream(match_id) + ":cmds"
+
+    def secret(self, match_id: str) -> str:
+        """The match's secret RNG seed."""
+        return self.stream(match_id) + ":secret"
+
+    def log(self, p: int) -> str:
+        """Partition p's change log (the projection outbox)."""
+        return f"ts:{tag(p)}:log"
+
+    def match_keys(self, match_id: str) -> list[str]:
+        """The KEYS of the append script, in order."""
+        p = self.partition(match_id)
+        return [self.stream(match_id), self.meta(match_id), self.cmds(match_id), self.log(p),
+                self.secret(match_id)]
+
+    def checkpoint(self, p: int) -> str:
+        """Partition p's projection checkpoint (last log id applied)."""
+        return f"ts:{tag(p)}:rm:ckpt"
+
+    def summary(self, match_id: str) -> str:
+        """The match-summary read model (same slot as its partition checkpoint)."""
+        return f"ts:{tag(self.partition(match_id))}:rm:m:{match_id}"
+
+    def snapshot(self, match_id: str) -> str:
+        """The match's replay snapshots (hash: version -> folded state)."""
+        return f"ts:{tag(self.partition(match_id))}:rm:snap:{match_id}"
+
+    @staticmethod
+    def user(user_id: str) -> str:
+        """A user's record."""
+        return f"ts:user:{user_id}"
+
+    @staticmethod
+    def token(token_hash: str) -> str:
+        """Token hash -> user id."""
+        return f"ts:token:{token_hash}"
+
+    @staticmethod
+    def status_index(status: str) -> str:
+        """Match ids by status, scored by last update time."""
+        return f"ts:idx:status:{status}"
+
+    @staticmethod
+    def player_index(user_id: str) -> str:
+        """A user's matches, scored by last update time."""
+        return f"ts:idx:player:{user_id}"
+
+    @staticmethod
+    def inbox(user_id: str) -> str:
+        """Matches waiting for a user's move, scored by the time they started waiting."""
+        return f"ts:inbox:{user_id}"

@@ -1,0 +1,236 @@
+"""The command handler: loads a match (cache + one XRANGE), decides, appends in one Lua call."""
+from __future__ import annotations
+
+import secrets
+import threading
+from collections import OrderedDict
+from datetime import datetime, timezone
+
+from marshmallow import ValidationError
+
+from domain.engine import HmacRng, RuleViolation
+from domain.engine import aggregate as agg
+from domain.engine.hashing import event_hash
+from domain.engine.rng import commitment
+
+from .errors import ApiError, from_violation, not_found
+
+
+def utc_now() -> str:
+    """The current time as an ISO-8601 UTC string with milliseconds."""
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+class MatchCache:
+    """A per-process LRU of folded matches (and their secrets), with one lock per match."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self._items: OrderedDict = OrderedDict()
+        self._locks: dict = {}
+        self._guard = threading.Lock()
+
+    def get(self, match_id: str):
+        """The cached (match, secret) or None."""
+        with self._guard:
+            item = self._items.get(match_id)
+            if item is not None:
+                self._items.move_to_end(match_id)
+            return item
+
+    def put(self, match_id: str, match, secret) -> None:
+        """Cache a folded match."""
+        with self._guard:
+            self._items[match_id] = (match, secret)
+            self._items.move_to_end(match_id)
+            while len(self._items) > self.size:
+                old, _ = self._items.popitem(last=False)
+                self._locks.pop(old, None)
+
+    def evict(self, match_id: str) -> None:
+        """Forget a match (after a failed append its cached fold may be ahead of the store)."""
+        with self._guard:
+            self._items.pop(match_id, None)
+
+    def lock(self, match_id: str) -> threading.Lock:
+        """The lock serialising this process's work on one match."""
+        with self._guard:
+            return self._locks.setdefault(match_id, threading.Lock())
+
+
+class MatchService:
+    """Application service for matches: create, join, submit commands, read state."""
+
+    def __init__(self, store, games: dict, notify=lambda partition: None, cache_size: int = 2000,
+                 clock=utc_now, snapshots=None):
+        self.store = store
+        self.games = games
+        self.notify = notify
+        self.cache = MatchCache(cache_size)
+        self.clock = clock
+        self.snapshots = snapshots
+
+    # -- loading -------------------------------------------------------------------------------
+    def _catch_up(self, match_id: str, command_id: str | None = None):
+        """Bring the cached fold up to the store's head in one round trip; return (match, secret, answer)."""
+        cached = self.cache.get(match_id)
+        if cached is None:
+            match, secret, start = None, None, 0
+            if self.snapshots is not None:
+                snap = self.snapshots.latest(match_id, self.games)
+                if snap is not None:
+                    match, start = snap, snap.version
+        else:
+            (match, secret), start = cached, cached[0].version
+        res = self.store.read(match_id, after=start, command_id=command_id, with_secret=secret is None)
+        if match is None:
+            if not res.envelopes:
+                raise not_found("match", match_id)
+            match = agg.Match(id=match_id)
+        if secret is None:
+            secret = res.secret
+        if res.envelopes:
+            if res.envelopes[0]["version"] != match.version + 1:
+                self.cache.evict(match_id)
+                raise ApiError(503, "store_inconsistent", "the event store returned a gap; retry")
+            agg.fold(match_id, res.envelopes, self.games, into=match)
+        self.cache.put(match_id, match, secret)
+        return match, secret, res.answer
+
+    def load(self, match_id: str) -> agg.Match:
+        """The match folded up to its latest version."""
+        with self.cache.lock(match_id):
+            return self._catch_up(match_id)[0]
+
+    # -- appending -----------------------------------------------------------------------------
+    def _seal(self, match: agg.Match, pending: list, actor: str | None, command_id: str | None,
+              draws: list) -> list:
+        """Number, stamp and hash pending events, applying each to `match` as it goes."""
+        at = self.clock()
+        sealed = []
+        for i, ev in enumerate(pending):
+            env = {"version": match.version + 1, "type": ev["type"], "scope": ev["scope"], "actor": actor,
+                   "at": at, "data": ev["data"], "rng": draws if (i == 0 and draws) else None,
+                   "cmd": command_id, "prev": match.head}
+            env["hash"] = event_hash(match.head, env)
+            match.apply(env, self.games)
+            sealed.append(env)
+        return sealed
+
+    def _append(self, match: agg.Match, expected: int, head_before: str, sealed: list,
+                command_id: str | None, answer: dict | None, secret: str = ""):
+        """Write sealed events; on a lost race forget the cache and answer the conflict."""
+        res = self.store.append(match.id, match.game_id, expected, sealed, head_before, match.head,
+                                match.status, command_id or "", answer, secret)
+        if res.status == "ok":
+            self.notify(self.store.keys.partition(match.id))
+            return None
+        self.cache.evict(match.id)
+        if res.status == "dup":
+            return res.answer
+        raise ApiError(409, "version_conflict", "the match moved on; reload and try again",
+                       current_version=res.version)
+
+    def create(self, actor: str, game_id: str, options: dict, players: list | None = None,
+               seats: int | None = None) -> agg.Match:
+        """Create an invited match (starts at once) or an open one (waits for seats)."""
+        game = self.games[game_id]
+        match_id = "m_" + secrets.token_hex(8)
+        seed = secrets.token_bytes(32)
+        try:
+            pending = agg.decide_create(game, match_id, actor, options, commitment(seed), players, seats)
+        except RuleViolation as exc:
+            raise from_violation(exc, game_id) from None
+        match = agg.Match(id=match_id)
+        rng = HmacRng(seed, match_id, 0)
+        sealed = self._seal(match, pending, actor, None, [])
+        if len(match.players) == match.seats:
+            sealed += self._seal(match, agg.decide_start(match, rng), None, None, rng.draws)
+        self._append(match, 0, "0" * 64, sealed, None, None, secret=seed.hex())
+        self.cache.put(match_id, match, seed.hex())
+        return match
+
+    def join(self, actor: str, match_id: str) -> agg.Match:
+        """Take a seat in an open match; the last seat starts it."""
+        with self.cache.lock(match_id):
+            match, secret, _ = self._catch_up(match_id)
+            expected, head = match.version, match.head
+            try:
+                pending = agg.decide_join(match, actor)
+            except RuleViolation as exc:
+                raise from_violation(exc, match.game_id) from None
+            sealed = self._seal(match, pending, actor, None, [])
+            if len(match.players) == match.seats:
+                rng = HmacRng(bytes.fromhex(secret), match_id, match.draws)
+                sealed += self._seal(match, agg.decide_start(match, rng), None, None, rng.draws)
+            self._append(match, expected, head, sealed, None, None)
+            return match
+
+    def submit(self, actor: str, match_id: str, type_: str, payload: dict, command_id: str | None = None,
+               expected_version: int | None = None) -> dict:
+        """Decide and append a game command; answer {"version", "events"} (idempotent by command id)."""
+
+        def decide(match, rng):
+            if actor not in match.players:
+                raise ApiError(403, "not_seated", "you are not seated in this match")
+            if expected_version is not None and expected_version != match.version:
+                raise ApiError(409, "version_conflict",
+                               f"expected version {expected_version}, the match is at {match.version}",
+                               current_version=match.version)
+            agg.check_can_play(match, actor)
+            loaded = self.validate_payload(match.game, type_, payload)
+            return agg.game_events(match.game, match.game_state, actor, {"type": type_, "payload": loaded}, rng)
+
+        return self.execute(match_id, actor, decide, command_id)
+
+    def execute(self, match_id: str, actor: str | None, decide, command_id: str | None = None) -> dict:
+        """Run `decide(match, rng) -> pending events` on the caught-up match and append its events
+        (plus match_finished/seed_revealed when the game ends), all in one Lua call. RuleViolations
+        become 409/422 ApiErrors; a known command id returns its stored answer. The answer is
+        {"version", "events"} with the events redacted for `actor`."""
+        command_id = f"{actor}:{command_id}" if command_id else None
+        with self.cache.lock(match_id):
+            match, secret, stored = self._catch_up(match_id, command_id)
+            if stored is not None:
+                return stored
+            rng = HmacRng(bytes.fromhex(secret), match_id, match.draws)
+            try:
+                pending = decide(match, rng)
+            except RuleViolation as exc:
+                raise from_violation(exc, match.game_id) from None
+            expected, head = match.version, match.head
+            try:
+                sealed = self._seal(match, pending, actor, command_id, rng.draws)
+                if match.status == "active" and match.game_state is not None:
+                    sealed += self._seal(match, agg.finish_events(match.game, match.game_state, secret), None,
+                                         command_id, [])
+            except Exception:
+                self.cache.evict(match.id)
+                raise
+            answer = {"version": match.version, "events": [match.redact(env, actor) for env in sealed]}
+            stored = self._append(match, expected, head, sealed, command_id, answer)
+            return stored if stored is not None else answer
+
+    @staticmethod
+    def validate_payload(game, type_: str, payload) -> dict:
+        """Load a command payload through the game's schema, or raise 400."""
+        schema = game.command_schemas.get(type_)
+        if schema is None:
+            raise ApiError(400, "unknown_command",
+                           f"{game.title} has no command {type_!r}; known: {', '.join(sorted(game.command_schemas))}")
+        try:
+            return schema.load(payload if payload is not None else {})
+        except ValidationError as exc:
+            raise ApiError(400, "invalid_payload", f"the {type_} payload is invalid",
+                           fields=exc.messages) from None
+
+    # -- reading -------------------------------------------------------------------------------
+    def legal(self, actor: str, match_id: str) -> tuple[int, list]:
+        """(version, the commands `actor` may send now)."""
+        with self.cache.lock(match_id):
+            match = self._catch_up(match_id)[0]
+            if actor not in match.players or actor not in match.active_players():
+                return match.version, []
+            return match.version, [{"type": c["type"], "payload": c["payload"]}
+                                   for c in match.game.legal_commands(match.game_state, actor)]
+

@@ -1,0 +1,68 @@
+"""Marshmallow schemas for every request body of the HTTP API."""
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+
+class CreateUser(Schema):
+    """POST /api/users."""
+
+    name = fields.Str(required=True, validate=validate.Length(min=1, max=40))
+
+
+class Webhook(Schema):
+    """PUT /api/users/me/webhook."""
+
+    url = fields.Url(required=True, require_tld=False, schemes={"http", "https"})
+
+
+class CreateMatch(Schema):
+    """POST /api/matches: either `players` (invited, starts at once) or `seats` (open lobby match)."""
+
+    game = fields.Str(required=True)
+    players = fields.List(fields.Str(validate=validate.Length(min=1, max=64)), validate=validate.Length(min=1, max=16))
+    seats = fields.Int(validate=validate.Range(min=1, max=16), strict=True)
+    options = fields.Dict(keys=fields.Str(), load_default=dict)
+
+
+class SubmitCommand(Schema):
+    """POST /api/matches/<id>/commands."""
+
+    type = fields.Str(required=True, validate=validate.Length(min=1, max=64))
+    payload = fields.Dict(keys=fields.Str(), load_default=dict)
+    command_id = fields.Str(validate=validate.Length(min=1, max=128))
+    expected_version = fields.Int(validate=validate.Range(min=0), strict=True)
+
+
+class OpenDispute(Schema):
+    """POST /api/matches/<id>/disputes."""
+
+    version = fields.Int(required=True, validate=validate.Range(min=1), strict=True)
+    reason = fields.Str(required=True, validate=validate.Length(min=1, max=500))
+
+
+class Vote(Schema):
+    """POST /api/matches/<id>/disputes/<did>/votes."""
+
+    accept = fields.Bool(required=True)
+
+
+class ListMatches(Schema):
+    """GET /api/matches query."""
+
+    status = fields.Str(validate=validate.OneOf(["open", "active", "finished"]))
+    game = fields.Str()
+    player = fields.Str()
+    limit = fields.Int(load_default=50, validate=validate.Range(min=1, max=200))
+
+
+class EventsQuery(Schema):
+    """GET /api/matches/<id>/events query."""
+
+    after = fields.Int(load_default=0, validate=validate.Range(min=0))
+
+
+class ReplayQuery(Schema):
+    """GET /api/matches/<id>/replay query."""
+
+    version = fields.Int(validate=validate.Range(min=0))

@@ -1,0 +1,85 @@
+"""The Redis event store: one Lua append script, reads by version with XRANGE."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from .keys import Keys
+
+APPEND_LUA = (Path(__file__).with_name("append.lua")).read_text()
+
+
+def dumps(value) -> str:
+    """Compact JSON for storage."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+@dataclass
+class AppendResult:
+    """The outcome of an append: ok (new version), conflict (current version) or dup (stored answer)."""
+
+    status: str
+    version: int = 0
+    answer: dict | None = None
+
+
+@dataclass
+class ReadResult:
+    """Events after a version, plus the stored answer of a command id and the secret when asked."""
+
+    envelopes: list
+    answer: dict | None
+    secret: str | None
+    exists: bool
+
+
+class EventStore:
+    """Append-only event streams of matches, partitioned by hash tag."""
+
+    def __init__(self, redis_client, partitions: int = 64):
+        self.r = redis_client
+        self.keys = Keys(partitions)
+        self._append = redis_client.register_script(APPEND_LUA)
+
+    def append(self, match_id: str, game_id: str, expected: int, envelopes: list, head_before: str,
+               head_after: str, status: str, command_id: str = "", answer: dict | None = None,
+               secret: str = "") -> AppendResult:
+        """Append envelopes if the match is at `expected` and `command_id` is new; all or nothing."""
+        args = [expected, command_id or "", dumps(answer) if answer is not None else "", head_before,
+                head_after, status, match_id, game_id, secret] + [dumps(e) for e in envelopes]
+        kind, value = self._append(keys=self.keys.match_keys(match_id), args=args)
+        if kind == "ok":
+            return AppendResult("ok", int(value))
+        if kind == "dup":
+            return AppendResult("dup", answer=json.loads(value))
+        return AppendResult("conflict", int(value))
+
+    def read(self, match_id: str, after: int = 0, command_id: str | None = None,
+             with_secret: bool = False) -> ReadResult:
+        """One round trip: the events after version `after`, a command id's stored answer, the secret."""
+        pipe = self.r.pipeline(transaction=False)
+        pipe.xrange(self.keys.stream(match_id), f"0-{after + 1}", "+")
+        if command_id:
+            pipe.hget(self.keys.cmds(match_id), command_id)
+        if with_secret:
+            pipe.get(self.keys.secret(match_id))
+        replies = pipe.execute()
+        entries = replies[0]
+        answer = json.loads(replies[1]) if command_id and replies[1] else None
+        secret = replies[-1] if with_secret else None
+        envelopes = [json.loads(fields["e"]) for _id, fields in entries]
+        return ReadResult(envelopes, answer, secret, exists=bool(envelopes) or after > 0)
+
+    def read_range(self, match_id: str, start: int, end: int | None = None) -> list:
+        """The envelopes with start <= version <= end (end None = to the head)."""
+        entries = self.r.xrange(self.keys.stream(match_id), f"0-{start}", f"0-{end}" if end else "+")
+        return [json.loads(fields["e"]) for _id, fields in entries]
+
+    def version(self, match_id: str) -> int:
+        """The match's current version (0 if it does not exist)."""
+        return int(self.r.hget(self.keys.meta(match_id), "version") or 0)
+
+    def secret(self, match_id: str) -> str | None:
+        """The match's secret seed (hex)."""
+        return self.r.get(self.keys.secret(match_id))

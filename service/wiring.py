@@ -1,0 +1,49 @@
+"""Wires the service's dependencies in one place (no connection is opened at import time)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from domain.games import load_games
+from projections.readers import ReadModels
+
+from .config import Settings, from_env
+from .connections import make_queue_redis, make_redis
+from .matches import MatchService
+from .openapi import build_document
+from .ratelimit import RateLimiter
+from .store import EventStore
+from .trigger import ProjectionTrigger
+from .users import Users
+
+
+@dataclass
+class Wiring:
+    """Everything a request or a command needs."""
+
+    settings: Settings
+    redis: Any
+    store: EventStore
+    users: Users
+    games: dict
+    matches: MatchService
+    read_models: ReadModels
+    rate_limiter: RateLimiter
+    trigger: Any
+    openapi: dict
+
+
+def build(settings: Settings | None = None, redis_client=None, queue_redis=None, games=None,
+          start_trigger: bool = True) -> Wiring:
+    """Build the wiring from settings (defaults: the environment)."""
+    settings = settings or from_env()
+    r = redis_client if redis_client is not None else make_redis(settings)
+    games = games if games is not None else load_games()
+    store = EventStore(r, settings.partitions)
+    trigger = ProjectionTrigger(lambda: queue_redis if queue_redis is not None else make_queue_redis(settings))
+    if start_trigger:
+        trigger.start()
+    matches = MatchService(store, games, notify=trigger.notify, cache_size=settings.cache_size)
+    return Wiring(settings=settings, redis=r, store=store, users=Users(r), games=games, matches=matches,
+                  read_models=ReadModels(r, store.keys), rate_limiter=RateLimiter(settings.rate_limit_per_minute),
+                  trigger=trigger, openapi=build_document(games))

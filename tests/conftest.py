@@ -1,0 +1,91 @@
+"""Shared fixtures: a real Redis the tests start themselves (or REDIS_URL), wiring, app and client."""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory):
+    """The URL of a real Redis: REDIS_URL when set, else a redis-server started for this session."""
+    if os.environ.get("REDIS_URL"):
+        yield os.environ["REDIS_URL"]
+        return
+    from service.embedded_redis import EmbeddedRedis
+    server = EmbeddedRedis(tmp_path_factory.mktemp("redis"), appendfsync="no").start()
+    yield server.url
+    server.stop()
+
+
+@pytest.fixture
+def redis_client(redis_url):
+    """A client on an emptied database."""
+    import redis
+    client = redis.Redis.from_url(redis_url, decode_responses=True)
+    client.flushdb()
+    yield client
+    client.close()
+
+
+@pytest.fixture
+def games():
+    """The real games plus the fake dice race."""
+    from domain.games import load_games
+    from tests.fakegame import GAME as RACE
+    found = load_games()
+    found[RACE.id] = RACE
+    return found
+
+
+@pytest.fixture
+def settings(redis_url):
+    """Settings pointing at the test Redis."""
+    from service.config import Settings
+    return Settings(redis_url=redis_url, rate_limit_per_minute=100000)
+
+
+@pytest.fixture
+def wiring(settings, redis_client, games):
+    """The service wiring on the test Redis (projection jobs are enqueued by tests explicitly)."""
+    from service.wiring import build
+    from workers import context
+    w = build(settings, games=games, start_trigger=False)
+    context.use(w)
+    yield w
+    context.use(None)
+
+
+@pytest.fixture
+def client(wiring):
+    """A Flask test client."""
+    from service import create_app
+    return create_app(wiring=wiring).test_client()
+
+
+@pytest.fixture
+def make_user(client):
+    """Create a user through the API; returns (id, auth headers)."""
+    def make(name="alice"):
+        resp = client.post("/api/users", json={"name": name})
+        assert resp.status_code == 201, resp.get_json()
+        data = resp.get_json()
+        return data["id"], {"Authorization": f"Bearer {data['token']}"}
+    return make
+
+
+def drain_projections(w):
+    """Run every queued projection job in this process (RQ SimpleWorker, burst)."""
+    from rq import Queue, SimpleWorker
+    from service.connections import make_queue_redis
+    from service.trigger import QUEUE
+    conn = make_queue_redis(w.settings)
+    queue = Queue(QUEUE, connection=conn)
+    w.trigger.flush(queue)
+    SimpleWorker([queue], connection=conn).work(burst=True, logging_level="WARNING")

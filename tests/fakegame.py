@@ -1,0 +1,115 @@
+"""A tiny game for platform tests: roll a die (randomness) or draw a secret card (hidden information)."""
+from __future__ import annotations
+
+import copy
+
+from marshmallow import Schema, fields, validate
+
+from domain.engine import ALL, RuleViolation, event
+
+
+class Options(Schema):
+    target = fields.Int(load_default=10, validate=validate.Range(min=1, max=100))
+
+
+class Empty(Schema):
+    pass
+
+
+class Note(Schema):
+    text = fields.Str(required=True, validate=validate.Length(max=20))
+
+
+class DiceRace:
+    """First to `target` points wins; `roll` adds a die, `draw` takes a hidden card, `note` is a free move."""
+
+    id = "dice-race"
+    title = "Dice Race"
+    min_players = 2
+    max_players = 4
+    options_schema = Options()
+    command_schemas = {"roll": Empty(), "draw": Empty(), "note": Note()}
+    revealing_events = frozenset({"card_drawn"})
+
+    def initial_state(self, players, options):
+        return {"players": list(players), "target": options["target"], "turn": 0,
+                "scores": {p: 0 for p in players}, "hands": {p: [] for p in players}, "deck": [],
+                "notes": [], "winner": None}
+
+    def setup(self, players, options, rng):
+        return [event("deck_shuffled", order=rng.shuffled(list(range(1, 21))))]
+
+    def evolve(self, state, ev):
+        d = ev["data"]
+        t = ev["type"]
+        if t == "deck_shuffled":
+            state["deck"] = list(d["order"])
+        elif t == "die_rolled":
+            state["scores"][d["player"]] += d["value"]
+            if state["scores"][d["player"]] >= state["target"]:
+                state["winner"] = d["player"]
+            state["turn"] = (state["turn"] + 1) % len(state["players"])
+        elif t == "card_drawn":
+            state["deck"].pop(0)
+            state["hands"][d["player"]].append(d["card"])
+            state["turn"] = (state["turn"] + 1) % len(state["players"])
+        elif t == "noted":
+            state["notes"].append(d["text"])
+        return state
+
+    def decide(self, state, player, cmd, rng):
+        if state["winner"] is not None:
+            raise RuleViolation("race.over", "the race is over")
+        if player != state["players"][state["turn"]]:
+            raise RuleViolation("race.turn", "it is not your turn")
+        if cmd["type"] == "roll":
+            return [event("die_rolled", player=player, value=rng.randint(1, 6))]
+        if cmd["type"] == "draw":
+            if not state["deck"]:
+                raise RuleViolation("race.deck-empty", "the deck is empty")
+            return [event("card_drawn", player=player, card=state["deck"][0])]
+        if cmd["type"] == "note":
+            return [event("noted", player=player, text=cmd["payload"]["text"])]
+        raise RuleViolation("race.unknown", "unknown command")
+
+    def view(self, state, viewer):
+        v = copy.deepcopy(state)
+        if viewer != ALL:
+            v["deck"] = len(state["deck"])
+            v["hands"] = {p: (h if p == viewer else len(h)) for p, h in state["hands"].items()}
+        return v
+
+    def redact(self, ev, viewer):
+        if ev["type"] == "deck_shuffled" and viewer != ALL:
+            return {"type": ev["type"], "data": {"order": None}}
+        if ev["type"] == "card_drawn" and viewer not in (ALL, ev["data"]["player"]):
+            return {"type": ev["type"], "data": {"player": ev["data"]["player"], "card": None}}
+        return ev
+
+    def legal_commands(self, state, player):
+        if state["winner"] is not None or player != state["players"][state["turn"]]:
+            return []
+        cmds = [{"type": "roll", "payload": {}}]
+        if state["deck"]:
+            cmds.append({"type": "draw", "payload": {}})
+        return cmds
+
+    def active_players(self, state):
+        return [] if state["winner"] is not None else [state["players"][state["turn"]]]
+
+    def result(self, state):
+        if state["winner"] is None:
+            return None
+        return {"winners": [state["winner"]], "scores": dict(state["scores"])}
+
+    def on_timeout(self, state, player, rng):
+        return [event("die_rolled", player=player, value=rng.randint(1, 6))]
+
+    def describe(self, ev, name):
+        d = ev["data"] or {}
+        who = name(d.get("player")) if d.get("player") else "someone"
+        return {"die_rolled": f"{who} rolled {d.get('value')}", "card_drawn": f"{who} drew a card",
+                "noted": f"{who} noted {d.get('text')!r}", "deck_shuffled": "the deck was shuffled"}[ev["type"]]
+
+
+GAME = DiceRace()

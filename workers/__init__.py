@@ -1,0 +1,1 @@
+"""RQ job functions and the worker process: projections, the reconciler, deadlines, notifications."""

@@ -1,0 +1,60 @@
+"""RQ jobs: bring a partition's projections up to date; find partitions whose projections lag."""
+from __future__ import annotations
+
+import logging
+
+from projections.writer import ProjectionWriter
+
+from .context import wiring
+
+log = logging.getLogger("turnstream.worker")
+BATCH = 500
+
+
+def project_partition(p: int) -> int:
+    """Apply partition p's change log from its checkpoint to every read model; return rows written."""
+    w = wiring()
+    keys = w.store.keys
+    writer = ProjectionWriter(w.redis, keys)
+    written = 0
+    while True:
+        checkpoint = w.redis.get(keys.checkpoint(p)) or "0-0"
+        entries = w.redis.xrange(keys.log(p), f"({checkpoint}", "+", count=BATCH)
+        if not entries:
+            return written
+        match_ids = list(dict.fromkeys(fields["m"] for _id, fields in entries))
+        matches = [w.matches.load(mid) for mid in match_ids]
+        written += writer.apply(p, matches, entries[-1][0])
+        log.debug("partition %d: %d log entries, %d matches", p, len(entries), len(matches))
+
+
+def lagging_partitions(w) -> list:
+    """Partitions whose change log has entries after their checkpoint."""
+    keys = w.store.keys
+    pipe = w.redis.pipeline(transaction=False)
+    for p in range(keys.partitions):
+        pipe.xrevrange(keys.log(p), "+", "-", count=1)
+        pipe.get(keys.checkpoint(p))
+    replies = pipe.execute()
+    lagging = []
+    for p in range(keys.partitions):
+        last, ckpt = replies[2 * p], replies[2 * p + 1]
+        if last and last[0][0] != ckpt:
+            lagging.append(p)
+    return lagging
+
+
+def reconcile() -> list:
+    """Enqueue a projection job for every lagging partition (a lost enqueue, a dead worker)."""
+    from rq import Queue
+
+    from service.connections import make_queue_redis
+    from service.trigger import QUEUE
+
+    w = wiring()
+    lagging = lagging_partitions(w)
+    for p in lagging:
+        w.trigger.notify(p)
+    if lagging:
+        w.trigger.flush(Queue(QUEUE, connection=make_queue_redis(w.settings)))
+    return lagging
