@@ -26,9 +26,9 @@ class ProjectionWriter:
         raw = self.r.get(self.keys.summary(match_id))
         return json.loads(raw) if raw else None
 
-    def apply(self, p: int, matches: list, checkpoint: str) -> int:
-        """Write rows of `matches` (folded) plus partition p's checkpoint; return rows written."""
-        rows, written = [], 0
+    def apply(self, p: int, matches: list, checkpoint: str) -> list:
+        """Write rows of `matches` (folded) plus partition p's checkpoint; return [(previous row, row)]."""
+        rows = []
         for match in matches:
             prev = self.previous(match.id)
             if prev is not None and prev["version"] >= match.version:
@@ -44,8 +44,7 @@ class ProjectionWriter:
         tx.execute()
         for prev, row in rows:
             self._indexes(prev, row)
-            written += 1
-        return written
+        return rows
 
     def _indexes(self, prev: dict | None, row: dict) -> None:
         """Global indexes: by status, by player, and the inboxes (idempotent writes)."""

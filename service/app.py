@@ -63,7 +63,7 @@ def _optional_blueprints() -> list:
     import importlib
 
     found = []
-    for module in ("service.api.history", "service.pages"):
+    for module in ("service.api.history", "service.api.stream", "service.pages"):
         try:
             found.append(importlib.import_module(module).bp)
         except ModuleNotFoundError as exc:

@@ -53,7 +53,7 @@ def bearer_token() -> str | None:
 def current_user(optional: bool = False) -> dict | None:
     """The authenticated caller (401 unless optional and no token was sent)."""
     if "user" not in g:
-        token = bearer_token() or request.cookies.get("ts_token")
+        token = bearer_token()
         if token is None and optional:
             g.user = None
         else:

@@ -132,13 +132,14 @@ class MatchService:
                        current_version=res.version)
 
     def create(self, actor: str, game_id: str, options: dict, players: list | None = None,
-               seats: int | None = None) -> agg.Match:
+               seats: int | None = None, turn_deadline_hours: float | None = None) -> agg.Match:
         """Create an invited match (starts at once) or an open one (waits for seats)."""
         game = self.games[game_id]
         match_id = "m_" + secrets.token_hex(8)
         seed = secrets.token_bytes(32)
         try:
-            pending = agg.decide_create(game, match_id, actor, options, commitment(seed), players, seats)
+            pending = agg.decide_create(game, match_id, actor, options, commitment(seed), players, seats,
+                                        turn_deadline_hours)
         except RuleViolation as exc:
             raise from_violation(exc, game_id) from None
         match = agg.Match(id=match_id)

@@ -23,6 +23,8 @@ class CreateMatch(Schema):
     players = fields.List(fields.Str(validate=validate.Length(min=1, max=64)), validate=validate.Length(min=1, max=16))
     seats = fields.Int(validate=validate.Range(min=1, max=16), strict=True)
     options = fields.Dict(keys=fields.Str(), load_default=dict)
+    turn_deadline_hours = fields.Float(validate=validate.Range(min=0.001, max=24 * 60), allow_none=True,
+                                       load_default=None)
 
 
 class SubmitCommand(Schema):

@@ -24,7 +24,8 @@ def project_partition(p: int) -> int:
             return written
         match_ids = list(dict.fromkeys(fields["m"] for _id, fields in entries))
         matches = [w.matches.load(mid) for mid in match_ids]
-        written += writer.apply(p, matches, entries[-1][0])
+        changes = writer.apply(p, matches, entries[-1][0])
+        written += len(changes)
         log.debug("partition %d: %d log entries, %d matches", p, len(entries), len(matches))
 
 

@@ -40,6 +40,7 @@ class Match:
     game_state: dict | None = None
     result: dict | None = None
     seed: str | None = None
+    turn_deadline_hours: float | None = None
     disputes: dict = field(default_factory=dict)
     envelopes: list = field(default_factory=list)
     effective: list = field(default_factory=list)  # versions of the effective game events
@@ -124,6 +125,7 @@ def _apply_created(m: Match, d: dict, games: dict) -> None:
     m.options = dict(d["options"])
     m.created_by = d.get("created_by")
     m.commitment = d["commitment"]
+    m.turn_deadline_hours = d.get("turn_deadline_hours")
     m.status = "open"
 
 
@@ -187,7 +189,8 @@ def fold(match_id: str, envelopes, games: dict, into: Match | None = None) -> Ma
 
 # -- deciding platform commands -----------------------------------------------------------------
 def decide_create(game, match_id: str, created_by: str, options: dict, commitment: str,
-                  players: list | None = None, seats: int | None = None) -> list[dict]:
+                  players: list | None = None, seats: int | None = None,
+                  turn_deadline_hours: float | None = None) -> list[dict]:
     """Events that create a match: invited (players given, starts at once) or open (seats given)."""
     if players is not None:
         if len(set(players)) != len(players):
@@ -200,7 +203,8 @@ def decide_create(game, match_id: str, created_by: str, options: dict, commitmen
         raise RuleViolation("platform:match.player-count",
                             f"{game.title} takes {game.min_players}-{game.max_players} players, not {seats}")
     return [new_event(pe.MATCH_CREATED, game=game.id, seats=seats, players=seated, options=options,
-                      rules_version=pe.RULES_VERSION, commitment=commitment, created_by=created_by)]
+                      rules_version=pe.RULES_VERSION, commitment=commitment, created_by=created_by,
+                      turn_deadline_hours=turn_deadline_hours)]
 
 
 def decide_start(m: Match, rng) -> list[dict]:

@@ -38,7 +38,8 @@ def create_match():
         options = game.options_schema.load(data["options"])
     except ValidationError as exc:
         raise ApiError(400, "invalid_options", f"invalid options for {game.title}", fields=exc.messages) from None
-    match = w.matches.create(user["id"], game.id, options, players=data.get("players"), seats=data.get("seats"))
+    match = w.matches.create(user["id"], game.id, options, players=data.get("players"), seats=data.get("seats"),
+                             turn_deadline_hours=data["turn_deadline_hours"])
     return summary(match), 201
 
 
