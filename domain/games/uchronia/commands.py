@@ -35,7 +35,7 @@ def allowed_types(state: dict, kind: str) -> tuple:
 def _color(value, rule: str = "cards.by-colour") -> str:
     """Return a valid colour id or reject, citing `rule`."""
     if value not in COLORS:
-        raise RuleViolation(rule, f"{value!r} is not a card colour; use one of {', '.join(COLORS)}.")
+        raise RuleViolation(rule, f"The colour {value!r} does not exist; use one of {', '.join(COLORS)}.")
     return value
 
 
@@ -49,7 +49,7 @@ def _discard_to_forum(state, player, p):
 def _issue_order(state, player, p):
     order, colors = p["order"], p["colors"]
     if order not in ORDERS:
-        raise RuleViolation("orders.five-types", f"{order!r} is not an order; the orders are {', '.join(ORDERS)}.")
+        raise RuleViolation("orders.five-types", f"The order {order!r} does not exist; the orders are {', '.join(ORDERS)}.")
     for c in colors:
         _color(c)
     if not colors:
@@ -73,7 +73,7 @@ def _plot(state, player, p):
         raise RuleViolation("plot.copy", "You may copy only the Residence of another player in this match.")
     residence = state["residence"][target]
     if not residence["colors"]:
-        raise RuleViolation("plot.copy-needs-operation", f"{target}'s Residence is empty: there is nothing to copy.")
+        raise RuleViolation("plot.copy-needs-operation", f"The Residence of {target} is empty: there is nothing to copy.")
     order = residence["order"]
     if state["operations"][player][ORDER_COLOR[order]] < 1 and not has_effect(state, player, "free_copy"):
         raise RuleViolation("plot.copy-needs-operation",
@@ -212,11 +212,12 @@ def decide(state: dict, player: str, command: dict, rng=None) -> list[dict]:
         raise RuleViolation("turn.not-active", "It is not your turn to act.")
     ctype = command.get("type") if isinstance(command, dict) else None
     if ctype not in allowed_types(state, kind):
-        raise RuleViolation("turn.wrong-step", f"{ctype!r} does not fit the current step ({kind}).")
+        raise RuleViolation("turn.wrong-step",
+                            f"The command {ctype!r} does not fit the current step ({kind.replace('_', ' ')}).")
     try:
         payload = COMMAND_SCHEMAS[ctype].load(command.get("payload") or {})
     except ValidationError as err:
-        raise RuleViolation("turn.wrong-step", f"Malformed {ctype} payload: {err.messages}.") from err
+        raise RuleViolation("turn.wrong-step", f"The {ctype} payload is malformed: {err.messages}.") from err
     events = _HANDLERS[ctype](state, player, payload)
     scratch = copy.deepcopy(state)
     for ev in events:
