@@ -1,0 +1,93 @@
+"""The GAME object of ti4-exploration: an exploration skirmish built around TI4 rule 73 (Exploration).
+
+Source: /work/shared/rules/ti4-exploration.md (normative) and its seed, the Russian rules-reference entry
+"73 Разведка"; rejections cite the seed's numbering (73.2d, 73.comment-4, ...).
+
+Interpretations where the spec is silent or unclear:
+- The data file is `ti4_exploration.json` (the spec calls it `data.json`; the project brief names this file).
+- Draw piles are unordered: `decide` picks `rng.randint(0, len(pile) - 1)` into the pile as stored (data order,
+  minus drawn cards; after a reshuffle the discard order is appended), so scenario tests can script a card.
+- Events added to the spec's table to make step changes explicit: `exploration_started` (an exploration begins;
+  it carries the decks the planet's traits allow), `invasion_ended` (carries `to_gain`) and `step_changed`
+  (production / after_action, with `frontier_due`). `transaction_accepted` also carries `to_gets`/`from_gets`,
+  the lots as received (commodities arrive as trade goods). `relic_fragments_purged` carries the card ids.
+- Conditions of the "who / when" column that are about the step give flow.wrong-step; ownership conditions give
+  the specific rule (no Enigmatic Device -> tech.enigmatic-device, no Nano-Forge -> relics.nano-forge, no Maw ->
+  relics.maw, no ready Crown -> relic.crown-explore); a proposal outside its windows gives transaction.windows.
+- A move from a non-adjacent system cites movement.wormholes when either end holds a wormhole token, else
+  movement.adjacent. Moving more ships than you have there, or an illegal load, cites movement.capacity.
+- "Non-home planet" for the Nano-Forge excludes all four home systems, vacant ones included.
+- Commands with a payload the schema rejects, or of an unknown type, give flow.wrong-step.
+- Gains of 0 commodities (already at the cap) emit no commodities_changed event.
+- Playout budget: the spec says 250-400 commands for 2 players and 4 rounds; the project's harness allows 3000.
+"""
+from __future__ import annotations
+
+from . import describe as describe_mod
+from . import evolve as evolve_mod
+from . import rules, setup, views
+from .schemas import COMMAND_SCHEMAS, OPTIONS_SCHEMA
+
+
+class Ti4Exploration:
+    """Twilight Imperium 4 exploration skirmish (rule 73)."""
+
+    id = "ti4-exploration"
+    title = "Twilight Imperium 4: Exploration Skirmish"
+    min_players = 2
+    max_players = 4
+    options_schema = OPTIONS_SCHEMA
+    command_schemas = COMMAND_SCHEMAS
+    revealing_events = frozenset({"exploration_card_revealed", "relic_drawn"})
+
+    def initial_state(self, players, options):
+        """The empty state before the setup events."""
+        return evolve_mod.initial_state(players, options)
+
+    def setup(self, players, options, rng):
+        """The opening events (no randomness is needed)."""
+        return setup.setup_events(list(players), options)
+
+    def decide(self, state, player, command, rng):
+        """Validate a command and return its events."""
+        return rules.decide(state, player, command, rng)
+
+    def evolve(self, state, event):
+        """Apply one event."""
+        return evolve_mod.evolve(state, event)
+
+    def view(self, state, viewer):
+        """The state as a viewer sees it."""
+        return views.view(state, viewer)
+
+    def redact(self, event, viewer):
+        """The event as a viewer sees it."""
+        return views.redact(event, viewer)
+
+    def legal_commands(self, state, player):
+        """Every concrete command the player may send now."""
+        return rules.legal_commands(state, player)
+
+    def active_players(self, state):
+        """Who must act now."""
+        return rules.active_players(state)
+
+    def result(self, state):
+        """None while running; winners, totals, ranking and breakdowns once finished."""
+        if not state.get("finished"):
+            return None
+        final = state["final"]
+        return {"winners": list(final["winners"]), "ranking": list(final["ranking"]),
+                "scores": {p: s["total"] for p, s in final["scores"].items()},
+                "breakdown": final["scores"]}
+
+    def on_timeout(self, state, player, rng):
+        """The neutral default for a passed deadline."""
+        return rules.on_timeout(state, player, rng)
+
+    def describe(self, event, name):
+        """One sentence for the move log."""
+        return describe_mod.describe(event, name)
+
+
+GAME = Ti4Exploration()
