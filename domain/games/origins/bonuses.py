@@ -16,7 +16,7 @@ def _cost(cmd: str, res: str) -> int:
 def check_bonus_temple(state, player, visit, payload):
     """bonus.temple: 1 stone, a temple below the top."""
     temple = payload.get("temple")
-    require(temple in TEMPLES, "bonus.temple", f"{temple} is not a temple (sea, forest, mountain).")
+    require(temple in TEMPLES, "bonus.temple", f"There is no temple called {temple} (sea, forest, mountain).")
     require(player["resources"]["stone"] >= _cost("bonus_temple", "stone"), "bonus.temple",
             "The temple bonus costs 1 stone.")
     require(player["temples"][temple] < TEMPLE_TOP, "bonus.temple",

@@ -24,19 +24,19 @@ def check_build(state: dict, player: dict, payload: dict) -> None:
             "Tiles are never rotated; a build takes no rotation.")
     tile, as_farm, cell = payload.get("tile"), payload.get("as_farm"), payload.get("cell")
     require(tile in state["market"] and tile is not None, "build.from-market",
-            f"{tile} is not a face-up tile in the market.")
+            f"The tile {tile} is not face up in the market.")
     require(isinstance(as_farm, bool), "farm.instead", "Say whether the tile is built as a farm (true or false).")
     cost = cost_of(tile, as_farm)
     res = player["resources"]
     require(res["wisdom"] >= cost["wisdom"] and res["stone"] >= cost["stone"], "build.pay-cost",
-            f"{tile} costs {cost['wisdom']} wisdom and {cost['stone']} stone; you cannot pay it.")
+            f"The tile {tile} costs {cost['wisdom']} wisdom and {cost['stone']} stone; you cannot pay it.")
     require(cell is not None, "placement.must-place", "A bought tile must be placed at once: name its cell.")
-    require(parse(cell) is not None, "placement.in-grid", f"{cell} is not a cell of your city (A1-E5).")
+    require(parse(cell) is not None, "placement.in-grid", f"Cell {cell} is not on your city grid (A1-E5).")
     city = player["city"]
-    require(cell not in city, "placement.empty-cell", f"{cell} already holds a tile.")
+    require(cell not in city, "placement.empty-cell", f"Cell {cell} already holds a tile.")
     if as_farm or not BUILDINGS[tile_kind_name(tile)].get("any_cell"):
         require(any(n in city for n in neighbours(cell)), "placement.adjacent",
-                f"{cell} shares no side with a tile of your city.")
+                f"Cell {cell} shares no side with a tile of your city.")
 
 
 def build_candidates(state: dict, player: dict) -> list:

@@ -19,7 +19,7 @@ def check_close(state: dict, player: dict, payload: dict) -> None:
     """district.block-filled, district.tiles-free, district.citizen-die, district.gold-card (in this order)."""
     anchor, die_id, card = payload.get("anchor"), payload.get("die"), payload.get("card")
     cells = block(anchor)
-    require(cells is not None, "district.block-filled", f"{anchor} does not name a 2x2 block of your city.")
+    require(cells is not None, "district.block-filled", f"Anchor {anchor} does not name a 2x2 block of your city.")
     city = player["city"]
     require(all(c in city for c in cells), "district.block-filled",
             f"All four cells of the {anchor} block must hold tiles.")

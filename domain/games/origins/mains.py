@@ -13,7 +13,7 @@ from .data import CITIZEN_COSTS, DATA, DICE, RESOURCES, TEMPLE_TOP, TEMPLES, WAR
 def check_advance_temple(state, player, visit, payload):
     """temple.top and temple.advance-two."""
     temple = payload.get("temple")
-    require(temple in TEMPLES, "temple.advance-two", f"{temple} is not a temple (sea, forest, mountain).")
+    require(temple in TEMPLES, "temple.advance-two", f"There is no temple called {temple} (sea, forest, mountain).")
     require(player["temples"][temple] < TEMPLE_TOP, "temple.top",
             f"Your disc on the {temple} temple is already at the top.")
     require(player["resources"]["stone"] >= DATA["temple_advance"]["stone"], "temple.advance-two",

@@ -33,7 +33,7 @@ def decide(state: dict, player: str, command: dict, rng) -> list:
         return end_visit_events(state, player)
     if ctype in MAIN_ACTIONS or ctype in BONUS_ACTIONS:
         return action_events(state, player, ctype, payload, rng)
-    raise RuleViolation("round.turn-order", f"{ctype} is not a command of this game.")
+    raise RuleViolation("round.turn-order", f"Unknown command {ctype}.")
 
 
 def _visit_commands(state: dict, pid: str) -> list:

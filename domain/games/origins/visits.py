@@ -73,7 +73,7 @@ def visit_event(state: dict, pid: str, payload: dict) -> dict:
     worker, site = payload.get("worker"), payload.get("site")
     require(site in SITES, "visit.main-possible", f"There is no site called {site}.")
     found = _worker(player, worker)
-    require(found is not None, "visit.worker", f"{worker} is not a ready worker of yours.")
+    require(found is not None, "visit.worker", f"Worker {worker} is not a ready worker of yours.")
     kind, colour, value = found
     dial = state["sites"][site]["dial"]
     paid = 0 if kind == "archon" else max(0, dial - value)
@@ -107,7 +107,7 @@ def action_events(state: dict, pid: str, ctype: str, payload: dict, rng) -> list
     player = state["players"][pid]
     if ctype in MAIN_ACTIONS:
         require(visit is not None and MAIN_SITE[ctype] == visit["site"] and not visit["main_done"],
-                "visit.main-possible", f"{ctype} is not the open main action of a visit of yours.")
+                "visit.main-possible", f"The command {ctype} is not the open main action of a visit of yours.")
         check, _, produce = MAIN_ACTIONS[ctype]
         flag = "main_done"
     else:
