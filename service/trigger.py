@@ -13,11 +13,11 @@ JOB = "workers.jobs.project_partition"
 
 
 def enqueue_partition(queue, p: int) -> bool:
-    """Enqueue project_partition(p) under the unique id `project:p`; False if a started job may miss us."""
+    """Enqueue project_partition(p) under the unique id `project-p`; False if a started job may miss us."""
     from rq.exceptions import DuplicateJobError
     from rq.job import Job, JobStatus
 
-    job_id = f"project:{p}"
+    job_id = f"project-{p}"
     try:
         queue.enqueue(JOB, p, job_id=job_id, unique=True, result_ttl=0, failure_ttl=60, ttl=3600)
         return True

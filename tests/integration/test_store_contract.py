@@ -1,0 +1,146 @@
+"""The event store contract, run on every backend: a real Redis (started by the tests) and fakeredis+Lua."""
+from __future__ import annotations
+
+import json
+
+import fakeredis
+import pytest
+from redis.crc import key_slot
+
+from domain.engine.hashing import GENESIS, event_hash, verify_chain
+from service.keys import Keys
+from service.store import APPEND_LUA, EventStore
+
+
+@pytest.fixture(params=["redis", "fakeredis"])
+def store(request):
+    """An EventStore on each backend."""
+    if request.param == "redis":
+        client = request.getfixturevalue("redis_client")
+    else:
+        client = fakeredis.FakeRedis(decode_responses=True)
+    return EventStore(client, partitions=16)
+
+
+def envelopes(start: int, n: int, prev: str = GENESIS, cmd=None) -> list:
+    """n chained envelopes starting at version `start`."""
+    out = []
+    for v in range(start, start + n):
+        env = {"version": v, "type": "noted", "scope": "game", "actor": "u1", "at": "2026-01-01T00:00:00.000Z",
+               "data": {"n": v}, "rng": None, "cmd": cmd, "prev": prev}
+        env["hash"] = event_hash(prev, env)
+        prev = env["hash"]
+        out.append(env)
+    return out
+
+
+def append(store, match_id, expected, envs, head_before, cmd="", answer=None, secret=""):
+    return store.append(match_id, "g", expected, envs, head_before, envs[-1]["hash"], "active", cmd, answer, secret)
+
+
+def test_first_append_numbers_versions_from_one(store):
+    """Versions are contiguous from 1 and stream ids are explicit 0-<version>."""
+    envs = envelopes(1, 3)
+    res = append(store, "m1", 0, envs, GENESIS, secret="ab")
+    assert (res.status, res.version) == ("ok", 3)
+    ids = [eid for eid, _ in store.r.xrange(store.keys.stream("m1"))]
+    assert ids == ["0-1", "0-2", "0-3"]
+    assert store.read("m1").envelopes == envs
+    assert store.secret("m1") == "ab"
+    assert store.version("m1") == 3
+
+
+def test_reads_by_version(store):
+    """read(after=v) returns exactly the events after v; read_range is inclusive."""
+    envs = envelopes(1, 5)
+    append(store, "m1", 0, envs, GENESIS)
+    assert [e["version"] for e in store.read("m1", after=2).envelopes] == [3, 4, 5]
+    assert store.read("m1", after=5).envelopes == []
+    assert [e["version"] for e in store.read_range("m1", 2, 4)] == [2, 3, 4]
+
+
+def test_stale_expected_version_conflicts_and_writes_nothing(store):
+    """A stale expected version is a conflict carrying the current version; the stream is unchanged."""
+    first = envelopes(1, 2)
+    append(store, "m1", 0, first, GENESIS)
+    res = append(store, "m1", 1, envelopes(2, 1, first[0]["hash"]), first[0]["hash"])
+    assert (res.status, res.version) == ("conflict", 2)
+    assert store.version("m1") == 2 and store.r.xlen(store.keys.stream("m1")) == 2
+    assert store.r.xlen(store.keys.log(store.keys.partition("m1"))) == 2
+
+
+def test_wrong_head_conflicts(store):
+    """An append built on another head (a forked history) is refused."""
+    first = envelopes(1, 1)
+    append(store, "m1", 0, first, GENESIS)
+    res = append(store, "m1", 1, envelopes(2, 1, "f" * 64), "f" * 64)
+    assert res.status == "conflict"
+    assert store.version("m1") == 1
+
+
+def test_creating_an_existing_match_conflicts(store):
+    """Expected version 0 on an existing stream is refused."""
+    append(store, "m1", 0, envelopes(1, 1), GENESIS)
+    store.r.hdel(store.keys.meta("m1"), "version")
+    assert append(store, "m1", 0, envelopes(1, 1), GENESIS).status == "conflict"
+
+
+def test_known_command_id_returns_stored_answer_and_writes_nothing(store):
+    """A retried command id answers as the first time; no new event."""
+    first = envelopes(1, 1, cmd="c1")
+    answer = {"version": 1, "events": [{"version": 1}]}
+    assert append(store, "m1", 0, first, GENESIS, cmd="c1", answer=answer).status == "ok"
+    again = append(store, "m1", 1, envelopes(2, 1, first[0]["hash"], cmd="c1"), first[0]["hash"], cmd="c1",
+                   answer={"other": True})
+    assert again.status == "dup" and again.answer == answer
+    assert store.version("m1") == 1
+    assert store.read("m1", command_id="c1").answer == answer
+
+
+def test_partition_log_and_meta(store):
+    """Each appended event adds one partition-log entry (match id, version); meta tracks the head."""
+    envs = envelopes(1, 2)
+    append(store, "m1", 0, envs, GENESIS)
+    log = store.r.xrange(store.keys.log(store.keys.partition("m1")))
+    assert [(f["m"], f["v"]) for _, f in log] == [("m1", "1"), ("m1", "2")]
+    meta = store.r.hgetall(store.keys.meta("m1"))
+    assert meta == {"version": "2", "head": envs[-1]["hash"], "status": "active", "game": "g"}
+
+
+def test_stored_events_form_a_valid_hash_chain(store):
+    """The stored chain verifies, and a rewritten event is named."""
+    envs = envelopes(1, 4)
+    append(store, "m1", 0, envs, GENESIS)
+    stored = store.read("m1").envelopes
+    assert verify_chain(stored) is None
+    stored[2]["data"] = {"n": 99}
+    assert verify_chain(stored) == 3
+
+
+def test_all_keys_of_a_script_hash_to_one_slot():
+    """Every key the append script touches shares the partition's slot (Redis Cluster safe)."""
+    keys = Keys(64)
+    for i in range(300):
+        mid = f"m_{i:06x}"
+        slots = {key_slot(k.encode()) for k in keys.match_keys(mid)}
+        slots.add(key_slot(keys.summary(mid).encode()))
+        slots.add(key_slot(keys.snapshot(mid).encode()))
+        slots.add(key_slot(keys.checkpoint(keys.partition(mid)).encode()))
+        assert len(slots) == 1, mid
+
+
+def test_script_names_every_key_it_touches():
+    """The Lua script reaches Redis only through KEYS (no key built inside the script)."""
+    calls = [line for line in APPEND_LUA.splitlines() if "redis.call(" in line]
+    assert calls and all("KEYS[" in line for line in calls)
+    assert "XTRIM" not in APPEND_LUA and "XDEL" not in APPEND_LUA and "MAXLEN" not in APPEND_LUA
+
+
+def test_envelopes_round_trip_unicode(store):
+    """Stored JSON keeps non-ASCII text intact."""
+    env = envelopes(1, 1)[0]
+    env["data"] = {"name": "Ксения ✓"}
+    env["hash"] = event_hash(GENESIS, env)
+    append(store, "m1", 0, [env], GENESIS)
+    assert store.read("m1").envelopes[0]["data"] == {"name": "Ксения ✓"}
+    assert json.loads(store.r.xrange(store.keys.stream("m1"))[0][1]["e"])["data"]["name"] == "Ксения ✓"
