@@ -1,0 +1,93 @@
+"""Starts the real service processes (web server, RQ worker) for end-to-end tests."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+
+from service.embedded_redis import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def spawn(args, redis_url: str, log_path: Path, extra_env=None) -> subprocess.Popen:
+    """Start `python -m service.cli <args>` with REDIS_URL set, output to a log file."""
+    env = dict(os.environ, REDIS_URL=redis_url, PYTHONPATH=str(ROOT), TURNSTREAM_RECONCILE_SECONDS="0.5")
+    env.update(extra_env or {})
+    log = open(log_path, "ab")
+    return subprocess.Popen([sys.executable, "-m", "service.cli"] + list(args), cwd=ROOT, env=env,
+                            stdout=log, stderr=subprocess.STDOUT)
+
+
+def wait_http(url: str, timeout: float = 20.0) -> None:
+    """Wait until `url` answers 200."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url, timeout=1) as resp:
+                if resp.status == 200:
+                    return
+        except (urllib.error.URLError, ConnectionError, OSError):
+            time.sleep(0.1)
+    raise RuntimeError(f"{url} did not come up")
+
+
+def stop(proc: subprocess.Popen) -> None:
+    """Terminate a process, killing it if it lingers."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@contextmanager
+def service(redis_url: str, tmp_path: Path, worker: bool = True, extra_env=None):
+    """A running web server (and worker) on the given Redis; yields the base URL."""
+    port = free_port()
+    procs = [spawn(["web", "--port", str(port)], redis_url, tmp_path / "web.log", extra_env)]
+    if worker:
+        procs.append(spawn(["worker"], redis_url, tmp_path / "worker.log", extra_env))
+    try:
+        wait_http(f"http://127.0.0.1:{port}/healthz")
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        for p in procs:
+            stop(p)
+
+
+class Api:
+    """A tiny JSON client for the HTTP API."""
+
+    def __init__(self, base: str, token: str | None = None):
+        self.base = base
+        self.token = token
+
+    def call(self, method: str, path: str, body=None):
+        """(status, JSON body) of one request."""
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(self.base + path, data=data, method=method)
+        req.add_header("Content-Type", "application/json")
+        if self.token:
+            req.add_header("Authorization", f"Bearer {self.token}")
+        try:
+            with urllib.request.urlopen(req, timeout=30) as resp:
+                return resp.status, json.loads(resp.read() or b"null")
+        except urllib.error.HTTPError as exc:
+            return exc.code, json.loads(exc.read() or b"null")
+
+    def get(self, path):
+        """GET."""
+        return self.call("GET", path)
+
+    def post(self, path, body=None):
+        """POST."""
+        return self.call("POST", path, body if body is not None else {})

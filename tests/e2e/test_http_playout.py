@@ -1,0 +1,99 @@
+"""End to end over real HTTP with a real worker: random matches to the end, read models within a second."""
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from tests.e2e.processes import Api, service
+
+
+def make_players(base, n):
+    """Create n users; return their API clients."""
+    players = []
+    for i in range(n):
+        status, user = Api(base).post("/api/users", {"name": f"player{i}"})
+        assert status == 201
+        api = Api(base, user["token"])
+        api.id = user["id"]
+        players.append(api)
+    return players
+
+
+def play_to_the_end(players, game, seed, budget):
+    """Create an invited match and play random legal commands until it finishes; return (id, commands)."""
+    by_id = {p.id: p for p in players}
+    status, match = players[0].post("/api/matches", {"game": game, "players": list(by_id)})
+    assert status == 201, match
+    mid = match["id"]
+    chooser = random.Random(seed)
+    sent = 0
+    while True:
+        status, state = players[0].get(f"/api/matches/{mid}/state")
+        assert status == 200
+        if state["status"] == "finished":
+            return mid, sent, state
+        assert sent < budget, f"{game} did not finish in {budget} commands"
+        actor = by_id[chooser.choice(state["active_players"])]
+        status, legal = actor.get(f"/api/matches/{mid}/legal")
+        assert status == 200 and legal["commands"], legal
+        cmd = chooser.choice(legal["commands"])
+        status, answer = actor.post(f"/api/matches/{mid}/commands",
+                                    dict(cmd, expected_version=legal["version"], command_id=f"c{sent}"))
+        assert status == 201, (cmd, answer)
+        assert answer["version"] > legal["version"]
+        sent += 1
+
+
+def wait_for(predicate, timeout=1.0):
+    """Poll until predicate() is truthy; return how long it took, or fail."""
+    start = time.monotonic()
+    while time.monotonic() - start < timeout:
+        if predicate():
+            return time.monotonic() - start
+        time.sleep(0.02)
+    raise AssertionError("not reached within the timeout")
+
+
+@pytest.mark.slow
+def test_uchronia_two_players_random_match_reaches_its_end(redis_url, redis_client, tmp_path):
+    """A random 2-player Uchronia match through the API finishes; list and inbox catch up within a second."""
+    with service(redis_url, tmp_path) as base:
+        players = make_players(base, 2)
+        mid, sent, state = play_to_the_end(players, "uchronia", seed=3, budget=400)
+        assert state["result"]["winners"] and "seed" not in state["view"]
+        status, events = players[0].get(f"/api/matches/{mid}/events?after=0")
+        versions = [e["version"] for e in events["events"]]
+        assert versions == list(range(1, len(versions) + 1))
+        assert events["events"][-1]["type"] == "seed_revealed"
+        final = state["version"]
+
+        def listed():
+            rows = Api(base).get(f"/api/matches?player={players[0].id}")[1]["matches"]
+            return rows and rows[0]["version"] == final and rows[0]["status"] == "finished"
+
+        wait_for(listed, timeout=1.0)
+        assert players[0].get("/api/users/me/inbox")[1]["matches"] == []
+
+
+@pytest.mark.slow
+def test_inbox_reflects_each_turn_within_a_second(redis_url, redis_client, tmp_path):
+    """Whose move it is shows in the inbox within a second of every command (5-player Uchronia)."""
+    with service(redis_url, tmp_path) as base:
+        players = make_players(base, 5)
+        by_id = {p.id: p for p in players}
+        status, match = players[0].post("/api/matches", {"game": "uchronia", "players": list(by_id)})
+        mid = match["id"]
+        chooser = random.Random(5)
+        lags = []
+        for _ in range(25):
+            state = players[0].get(f"/api/matches/{mid}/state")[1]
+            for pid in state["active_players"]:
+                lags.append(wait_for(lambda: any(m["id"] == mid and m["version"] == state["version"]
+                                                 for m in by_id[pid].get("/api/users/me/inbox")[1]["matches"])))
+            actor = by_id[chooser.choice(state["active_players"])]
+            legal = actor.get(f"/api/matches/{mid}/legal")[1]
+            status, _ = actor.post(f"/api/matches/{mid}/commands", dict(chooser.choice(legal["commands"])))
+            assert status == 201
+        assert max(lags) < 1.0
