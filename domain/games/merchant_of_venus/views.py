@@ -33,7 +33,11 @@ def _markets(state: dict) -> dict:
     revealed_at = {c: s for s, c in state["revealed"].items()}
     out = {}
     for cid, m in state["market"].items():
-        out[cid] = {"goods": m["good"], "factory_goods": m["factory"], "factory_deed": m["deed"],
+        c = data.CULTURES[cid]
+        out[cid] = {"name": c["name"], "science": c["science"], "goods": m["good"], "factory_goods": m["factory"],
+                    "factory_deed": m["deed"], "deed_price": c["deed"],
+                    "goods_info": {**c["goods"], "grade": data.grade(c["goods"]["cost"])},
+                    "factory_info": {**c["factory"], "grade": data.grade(c["factory"]["cost"])},
                     "factory_owner": state["factories"].get(cid), "system": revealed_at.get(cid),
                     "passengers": [p for p, at in state["passenger_at"].items() if at == cid],
                     "demands": [d for d, at in state["demand_at"].items() if at == cid]}
