@@ -206,7 +206,9 @@ _HANDLERS = {
 
 
 def decide(state: dict, player: str, command: dict, rng=None) -> list[dict]:
-    """Validate `command` from `player`; return its events and the automatic ones that follow."""
+    """Validate `command` from `player`; return its events and the automatic ones that follow.
+
+    Uchronia draws only in setup, so `rng` is never used here."""
     kind, active = decision(state)
     if player not in active:
         raise RuleViolation("turn.not-active", "It is not your turn to act.")

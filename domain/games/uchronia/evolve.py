@@ -243,8 +243,6 @@ _HANDLERS = {
     "match_finished": _match_finished,
 }
 
-EVENT_TYPES = frozenset(_HANDLERS)
-
 
 def evolve(state: dict, event: dict) -> dict:
     """Apply one event to `state` (mutated and returned); unknown event types leave it unchanged."""

@@ -1,7 +1,7 @@
 """The state shape and the quantities derived from it (VP, limits, repetitions, hands)."""
 from __future__ import annotations
 
-from .data import COLORS, DATA, DESIGNS, ORDER_COLOR, design_of
+from .data import COLORS, DATA, ORDER_COLOR, design_of
 
 
 def empty_counts() -> dict:
@@ -48,18 +48,9 @@ def count(counts: dict) -> int:
     return sum(counts.values())
 
 
-def expand(counts: dict) -> list[str]:
-    """A colour -> count map as a list of colours in canonical order."""
-    return [c for c in COLORS for _ in range(counts.get(c, 0))]
-
-
-def has_effect(state: dict, player: str, effect: str, order: str | None = None) -> bool:
-    """True if one of the player's completed buildings has that effect (for that order)."""
-    for bid in state["completed"][player]:
-        design = design_of(bid)
-        if design["effect"] == effect and (order is None or design.get("order") == order):
-            return True
-    return False
+def has_effect(state: dict, player: str, effect: str) -> bool:
+    """True if one of the player's completed buildings has that effect."""
+    return any(design_of(bid)["effect"] == effect for bid in state["completed"][player])
 
 
 def building_bonus(state: dict, player: str, order: str) -> int:
@@ -121,8 +112,3 @@ def winners(score_table: dict, order: list[str]) -> list[str]:
         return (s["vp"], s["buildings"], s["operations"])
     best = max(key(p) for p in order)
     return [p for p in order if key(p) == best]
-
-
-def design_ids() -> list[str]:
-    """Every building design id."""
-    return list(DESIGNS)
