@@ -1,0 +1,456 @@
+"""`turnstream bench`: measures the command path against raw Redis round trips, all on one Redis."""
+from __future__ import annotations
+
+import argparse
+import copy
+import http.client
+import importlib.util
+import json
+import logging
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FAKEGAME = ROOT / "tests" / "fakegame.py"
+COLD_EVENTS = 10_000
+PLAYERS = 3
+
+
+def add_commands(sub) -> None:
+    """Register `turnstream bench`."""
+    p = sub.add_parser("bench", help="measure command throughput and latency, replay, projection lag, memory",
+                       description="Benchmark the service on one Redis: REDIS_URL, else an embedded redis-server "
+                                   "in a temporary directory. Progress goes to stderr.")
+    p.add_argument("--json", action="store_true", help="print one JSON object with every figure last")
+    p.add_argument("--matches", type=int, default=0, help="concurrent Uchronia matches (default: enough for --commands)")
+    p.add_argument("--commands", type=int, default=0, help="in-process commands to time (default 6000, quick 2000)")
+    p.add_argument("--clients", type=int, default=8, help="concurrent HTTP clients (default 8)")
+    p.add_argument("--threads", type=int, default=8, help="concurrent in-process submitters (default 8)")
+    p.add_argument("--appendfsync", choices=("always", "everysec", "no"), default="everysec",
+                   help="AOF fsync policy of the embedded Redis (default everysec)")
+    p.add_argument("--quick", action="store_true", help="fewer commands and shorter phases")
+    p.set_defaults(func=cmd_bench)
+
+
+def progress(message: str) -> None:
+    """One progress line on stderr."""
+    print(f"bench: {message}", file=sys.stderr, flush=True)
+
+
+def percentile(values: list, q: float) -> float:
+    """The q-quantile (0..1) of `values`, nearest rank."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered)) - 1))]
+
+
+def bench_games() -> dict:
+    """The games the bench plays: Uchronia, plus the dice-race test game (for the 10,000-event match)."""
+    from domain.games.uchronia import GAME as UCHRONIA
+    games = {UCHRONIA.id: UCHRONIA}
+    if FAKEGAME.exists():
+        spec = importlib.util.spec_from_file_location("turnstream_bench_fakegame", FAKEGAME)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        games[module.GAME.id] = module.GAME
+    return games
+
+
+# -- plans: legal Uchronia command sequences, decided ahead on the real seed -------------------------------
+class Plan:
+    """A match and the commands that play it to its end: [(player, command)], consumed in order."""
+
+    def __init__(self, match_id: str, steps: list):
+        self.match_id = match_id
+        self.steps = steps
+        self.next = 0
+
+    def take(self):
+        """The next (player, command), or None when the match is over."""
+        if self.next >= len(self.steps):
+            return None
+        self.next += 1
+        return self.steps[self.next - 1]
+
+
+def plan_match(service, game, players: list, seed: int) -> Plan:
+    """Create a Uchronia match and decide a random legal playout on its real seed (no store writes)."""
+    from domain.engine import HmacRng
+    options = game.options_schema.load({})
+    match = service.create(players[0], game.id, options, players=list(players))
+    cached_match, secret = service.cache.get(match.id)
+    state = copy.deepcopy(cached_match.game_state)
+    rng = HmacRng(bytes.fromhex(secret), match.id, cached_match.draws)
+    chooser = random.Random(seed)
+    steps = []
+    while game.result(state) is None and len(steps) < 2000:
+        player = chooser.choice(sorted(game.active_players(state)))
+        cmd = chooser.choice(game.legal_commands(state, player))
+        for ev in game.decide(state, player, copy.deepcopy(cmd), rng):
+            state = game.evolve(state, ev)
+        steps.append((player, cmd))
+    return Plan(match.id, steps)
+
+
+def make_plans(service, game, count: int, players: list, seed: int) -> list:
+    """`count` planned matches."""
+    return [plan_match(service, game, players, seed * 100_000 + i) for i in range(count)]
+
+
+# -- phases ------------------------------------------------------------------------------------------------
+def raw_roundtrips(url: str, seconds: float) -> float:
+    """PINGs per second from one redis-py client."""
+    import redis
+    r = redis.Redis.from_url(url)
+    r.ping()
+    n, start = 0, time.perf_counter()
+    end = start + seconds
+    while True:
+        for _ in range(200):
+            r.ping()
+        n += 200
+        now = time.perf_counter()
+        if now >= end:
+            r.close()
+            return n / (now - start)
+
+
+def run_threads(plans: list, threads: int, budget: int, submit_one) -> tuple[list, float, int]:
+    """Drive `plans` from `threads` threads until `budget` commands; return (latencies s, wall s, events)."""
+    lock = threading.Lock()
+    state = {"left": budget, "events": 0}
+    latencies: list = []
+    errors: list = []
+
+    def worker(mine):
+        local, events = [], 0
+        live = list(mine)
+        while live:
+            with lock:
+                if state["left"] <= 0:
+                    break
+                state["left"] -= 1
+            plan = live.pop(0)
+            step = plan.take()
+            if step is None:
+                with lock:
+                    state["left"] += 1
+                continue
+            t0 = time.perf_counter()
+            try:
+                events += submit_one(plan, step)
+            except Exception as exc:  # a failed command is a bench failure: report it after the phase
+                errors.append(repr(exc))
+                break
+            local.append(time.perf_counter() - t0)
+            live.append(plan)
+        with lock:
+            latencies.extend(local)
+            state["events"] += events
+
+    pool = [threading.Thread(target=worker, args=(plans[i::threads],)) for i in range(threads)]
+    start = time.perf_counter()
+    for t in pool:
+        t.start()
+    for t in pool:
+        t.join()
+    wall = time.perf_counter() - start
+    if errors:
+        raise RuntimeError(f"{len(errors)} commands failed, first: {errors[0]}")
+    return latencies, wall, state["events"]
+
+
+def in_process(w, plans: list, threads: int, budget: int) -> dict:
+    """Commands per second and latency of MatchService.submit over many concurrent matches."""
+    service = w.matches
+
+    def submit_one(plan, step):
+        player, cmd = step
+        answer = service.submit(player, plan.match_id, cmd["type"], cmd["payload"])
+        return len(answer["events"])
+
+    used_before = w.redis.info("memory")["used_memory"]
+    latencies, wall, events = run_threads(plans, threads, budget, submit_one)
+    used_after = w.redis.info("memory")["used_memory"]
+    return {"commands": len(latencies), "events": events, "seconds": wall,
+            "commands_per_s": len(latencies) / wall, "p50_ms": percentile(latencies, 0.5) * 1000,
+            "p99_ms": percentile(latencies, 0.99) * 1000,
+            "memory_per_1000_events_bytes": (used_after - used_before) * 1000 / max(events, 1)}
+
+
+def start_http(w):
+    """Serve the real app with werkzeug's threaded server in a thread; return (server, port)."""
+    from werkzeug.serving import make_server
+
+    from . import create_app
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)
+    server = make_server("127.0.0.1", 0, create_app(wiring=w), threaded=True)
+    threading.Thread(target=server.serve_forever, name="bench-http", daemon=True).start()
+    return server, server.server_port
+
+
+def over_http(w, game, clients: int, budget: int, seed: int) -> dict:
+    """Commands submitted over HTTP by `clients` concurrent keep-alive clients: throughput, p50/p99."""
+    server, port = start_http(w)
+    try:
+        tokens, plans = {}, []
+        for c in range(clients):
+            users = [w.users.create(f"bench{c}_{i}") for i in range(PLAYERS)]
+            tokens.update({u["id"]: u["token"] for u in users})
+            plans += make_plans(w.matches, game, 2, [u["id"] for u in users], seed + c)
+        local = threading.local()
+        counter = iter(range(10 ** 9))
+
+        def submit_one(plan, step):
+            player, cmd = step
+            conn = getattr(local, "conn", None)
+            if conn is None:
+                conn = local.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            body = json.dumps({"type": cmd["type"], "payload": cmd["payload"], "command_id": f"b{next(counter)}"})
+            conn.request("POST", f"/api/matches/{plan.match_id}/commands", body=body,
+                         headers={"Authorization": f"Bearer {tokens[player]}", "Content-Type": "application/json"})
+            resp = conn.getresponse()
+            data = resp.read()
+            if resp.status != 201:
+                raise RuntimeError(f"HTTP {resp.status}: {data[:200]!r}")
+            return len(json.loads(data)["events"])
+
+        latencies, wall, _events = run_threads(plans[::2] + plans[1::2], clients, budget, submit_one)
+    finally:
+        server.shutdown()
+    return {"clients": clients, "commands": len(latencies), "commands_per_s": len(latencies) / wall,
+            "p50_ms": percentile(latencies, 0.5) * 1000, "p99_ms": percentile(latencies, 0.99) * 1000}
+
+
+def replay_fold(w, match_ids: list, seconds: float) -> dict:
+    """Events per second folded by the match aggregate (from decoded envelopes, no Redis)."""
+    from domain.engine import aggregate as agg
+    histories = [(mid, w.store.read_range(mid, 1)) for mid in match_ids]
+    total = sum(len(h) for _mid, h in histories)
+    folded, elapsed = 0, 0.0
+    while elapsed < seconds:
+        fresh = json.loads(json.dumps(histories))
+        t0 = time.perf_counter()
+        for mid, envs in fresh:
+            agg.fold(mid, envs, w.games)
+        elapsed += time.perf_counter() - t0
+        folded += total
+    return {"events": folded, "events_per_s": folded / elapsed}
+
+
+def cold_load(w, events: int) -> dict | None:
+    """Build one dice-race match of `events` events (its `note` command), then time a cold load."""
+    from domain.engine import aggregate as agg
+
+    from .matches import MatchService
+    game = w.games.get("dice-race")
+    if game is None:
+        return None
+    match = w.matches.create("bench_a", game.id, game.options_schema.load({}), players=["bench_a", "bench_b"])
+    note = {"type": "note", "payload": {"text": "bench"}}
+
+    def notes(count):
+        def decide(m, rng):
+            return [ev for _ in range(count) for ev in agg.game_events(m.game, m.game_state, "bench_a", note, rng)]
+        return decide
+
+    while match.version < events:
+        w.matches.execute(match.id, "bench_a", notes(min(500, events - match.version)))
+        match = w.matches.load(match.id)
+    timings, reads = [], []
+    for _ in range(3):
+        fresh = MatchService(w.store, w.games)
+        t0 = time.perf_counter()
+        w.store.read(match.id, 0, with_secret=True)
+        reads.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        loaded = fresh.load(match.id)
+        timings.append(time.perf_counter() - t0)
+    return {"game": "dice-race (note command)", "events": loaded.version,
+            "load_ms": statistics.median(timings) * 1000, "read_ms": statistics.median(reads) * 1000}
+
+
+def worker_main(argv: list) -> int:
+    """A real `turnstream worker` process, with the bench's games (used by the projection-lag phase)."""
+    from workers import context
+    from workers.runner import run_worker
+
+    from .config import from_env
+    from .wiring import build
+    settings = from_env()
+    context.use(build(settings, games=bench_games(), start_trigger=False))
+    run_worker(settings)
+    return 0
+
+
+def projection_lag(w, plans: list, samples: int, url: str) -> dict:
+    """Append-to-read-model lag with a real worker process: p50/p99 over `samples` commands."""
+    from workers.jobs import lagging_partitions
+    env = dict(os.environ, REDIS_URL=url, RQ_REDIS_URL=w.settings.queue_url,
+               TURNSTREAM_PARTITIONS=str(w.settings.partitions), TURNSTREAM_RECONCILE_SECONDS="1",
+               PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    worker = subprocess.Popen([sys.executable, "-m", "service.bench", "worker"], env=env, cwd=str(ROOT),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        w.trigger.start()
+        deadline = time.monotonic() + 120
+        while lagging_partitions(w):
+            if worker.poll() is not None:
+                raise RuntimeError(f"the worker exited: {worker.stderr.read().decode(errors='replace')[-500:]}")
+            if time.monotonic() > deadline:
+                raise RuntimeError("the worker did not catch up within 120 s")
+            time.sleep(0.05)
+        lags = []
+        live = [p for p in plans if p.next < len(p.steps)]
+        while len(lags) < samples and live:
+            plan = live[len(lags) % len(live)]
+            step = plan.take()
+            if step is None:
+                live.remove(plan)
+                continue
+            player, cmd = step
+            version = w.matches.submit(player, plan.match_id, cmd["type"], cmd["payload"])["version"]
+            t0 = time.perf_counter()
+            key = w.store.keys.summary(plan.match_id)
+            while True:
+                raw = w.redis.get(key)
+                if raw and json.loads(raw)["version"] >= version:
+                    break
+                if time.perf_counter() - t0 > 30:
+                    raise RuntimeError("a read model lagged more than 30 s")
+                time.sleep(0.0005)
+            lags.append(time.perf_counter() - t0)
+    finally:
+        w.trigger.stop()
+        worker.terminate()
+        try:
+            worker.wait(10)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+    return {"samples": len(lags), "p50_ms": percentile(lags, 0.5) * 1000, "p99_ms": percentile(lags, 0.99) * 1000}
+
+
+# -- the command -------------------------------------------------------------------------------------------
+def run(args, url: str, redis_note: str) -> dict:
+    """Every phase on the Redis at `url`; return the figures."""
+    from .config import Settings
+    from .wiring import build
+    quick = args.quick
+    budget = args.commands or (2000 if quick else 6000)
+    settings = Settings(redis_url=url, rate_limit_per_minute=10 ** 9, cache_size=100_000)
+    w = build(settings, games=bench_games(), start_trigger=False)
+    uchronia = w.games["uchronia"]
+    players = ["bench_p1", "bench_p2", "bench_p3"]
+    n_matches = args.matches or max(16, budget // 80 + 8)
+    progress(f"redis: {redis_note}")
+    progress(f"planning {n_matches} Uchronia matches ({PLAYERS} players, random legal playouts on their real seeds)")
+    plans = make_plans(w.matches, uchronia, n_matches, players, seed=1)
+    lag_plans = make_plans(w.matches, uchronia, 4, players, seed=2)
+    progress("raw redis-py round trips (PING, one client), before and after the command path")
+    raw_before = raw_roundtrips(url, 1.0 if quick else 2.0)
+    progress(f"  {raw_before:,.0f} round trips/s")
+    progress(f"in-process command path: {budget} commands, {args.threads} threads, {n_matches} matches")
+    inproc = in_process(w, plans, args.threads, budget)
+    progress(f"  {inproc['commands_per_s']:,.0f} commands/s, p50 {inproc['p50_ms']:.2f} ms, "
+             f"p99 {inproc['p99_ms']:.2f} ms")
+    raw_after = raw_roundtrips(url, 1.0 if quick else 2.0)
+    raw = (raw_before + raw_after) / 2
+    progress(f"  raw round trips after: {raw_after:,.0f}/s; mean {raw:,.0f}/s")
+    http_budget = max(200, budget // (4 if quick else 3))
+    progress(f"HTTP: {http_budget} commands, {args.clients} concurrent clients")
+    over = over_http(w, uchronia, args.clients, http_budget, seed=3)
+    progress(f"  {over['commands_per_s']:,.0f} commands/s, p50 {over['p50_ms']:.2f} ms, p99 {over['p99_ms']:.2f} ms")
+    progress("replay fold speed")
+    fold = replay_fold(w, [p.match_id for p in plans[:16]], 0.5 if quick else 1.5)
+    progress(f"  {fold['events_per_s']:,.0f} events/s")
+    samples = 40 if quick else 150
+    progress(f"projection lag with a real worker process: {samples} commands")
+    lag = projection_lag(w, lag_plans, samples, url)
+    progress(f"  p50 {lag['p50_ms']:.1f} ms, p99 {lag['p99_ms']:.1f} ms")
+    progress(f"cold load of a {COLD_EVENTS:,}-event match")
+    cold = cold_load(w, COLD_EVENTS)
+    if cold:
+        progress(f"  {cold['load_ms']:.0f} ms (of which XRANGE + decode {cold['read_ms']:.0f} ms)")
+    ratio = inproc["commands_per_s"] / raw
+    return {"redis": redis_note, "raw_roundtrips_per_s": round(raw, 1),
+            "commands_per_s": round(inproc["commands_per_s"], 1), "ratio": round(ratio, 3),
+            "p50_ms": round(inproc["p50_ms"], 3), "p99_ms": round(inproc["p99_ms"], 3),
+            "in_process": {"game": "uchronia", "matches": n_matches, "threads": args.threads,
+                           "commands": inproc["commands"], "events": inproc["events"],
+                           "seconds": round(inproc["seconds"], 3),
+                           "projection_enqueue": "off (the trigger thread is not started in this phase)"},
+            "http": {k: round(v, 3) if isinstance(v, float) else v for k, v in over.items()},
+            "replay_fold_events_per_s": round(fold["events_per_s"], 1),
+            "cold_load": {k: round(v, 2) if isinstance(v, float) else v for k, v in cold.items()} if cold else None,
+            "projection_lag": {k: round(v, 2) if isinstance(v, float) else v for k, v in lag.items()},
+            "memory_per_1000_events_bytes": round(inproc["memory_per_1000_events_bytes"])}
+
+
+def report(figures: dict) -> str:
+    """The figures as readable lines."""
+    http_ = figures["http"]
+    cold = figures["cold_load"]
+    lines = [
+        f"redis:                 {figures['redis']}",
+        f"raw round trips:       {figures['raw_roundtrips_per_s']:,.0f}/s (PING, one redis-py client)",
+        f"command path:          {figures['commands_per_s']:,.0f} commands/s, p50 {figures['p50_ms']:.2f} ms, "
+        f"p99 {figures['p99_ms']:.2f} ms ({figures['in_process']['threads']} threads, "
+        f"{figures['in_process']['matches']} Uchronia matches)",
+        f"ratio:                 {figures['ratio']:.3f} (commands/s over raw round trips/s)",
+        f"HTTP:                  {http_['commands_per_s']:,.0f} commands/s, p50 {http_['p50_ms']:.2f} ms, "
+        f"p99 {http_['p99_ms']:.2f} ms ({http_['clients']} clients)",
+        f"replay fold:           {figures['replay_fold_events_per_s']:,.0f} events/s",
+        (f"cold load:             {cold['load_ms']:.0f} ms for {cold['events']:,} events ({cold['game']})"
+         if cold else "cold load:             not measured (tests/fakegame.py is not beside the package)"),
+        f"projection lag:        p50 {figures['projection_lag']['p50_ms']:.1f} ms, "
+        f"p99 {figures['projection_lag']['p99_ms']:.1f} ms",
+        f"redis memory:          {figures['memory_per_1000_events_bytes']:,} bytes per 1,000 events",
+    ]
+    return "\n".join(lines)
+
+
+def cmd_bench(args) -> int:
+    """Run the benchmark on REDIS_URL, or on an embedded Redis in a temporary directory."""
+    url = os.environ.get("REDIS_URL")
+    server = tmp = None
+    if url:
+        note = f"{url} (REDIS_URL; its own persistence settings)"
+    else:
+        from .embedded_redis import EmbeddedRedis
+        tmp = tempfile.mkdtemp(prefix="turnstream-bench-")
+        try:
+            server = EmbeddedRedis(tmp, appendfsync=args.appendfsync).start()
+        except RuntimeError as exc:
+            print(f"turnstream bench: {exc}", file=sys.stderr)
+            return 2
+        url = server.url
+        note = f"embedded redis-server, AOF appendfsync {args.appendfsync}, data in {tmp}"
+    try:
+        figures = run(args, url, note)
+    finally:
+        if server:
+            server.stop()
+        if tmp:
+            shutil.rmtree(tmp, ignore_errors=True)
+    print(report(figures), flush=True)
+    if args.json:
+        print(json.dumps(figures), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["worker"]:
+        sys.exit(worker_main(sys.argv[2:]))
+    parser = argparse.ArgumentParser(prog="python -m service.bench")
+    add_commands(parser.add_subparsers(dest="command", required=True))
+    parsed = parser.parse_args()
+    sys.exit(parsed.func(parsed))
