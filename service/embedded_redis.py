@@ -57,7 +57,8 @@ class EmbeddedRedis:
                 "--dir", str(self.data_dir), "--appendonly", "yes", "--appendfsync", self.appendfsync,
                 "--save", "", "--maxmemory-policy", "noeviction", "--daemonize", "no",
                 "--logfile", str(self.data_dir / "redis.log")] + self.extra_args
-        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        # its own session: a terminal Ctrl-C reaches the web and worker first; Redis is stopped last
+        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

@@ -1,0 +1,63 @@
+"""`turnstream up` with no REDIS_URL: embedded Redis, web and worker; Ctrl-C stops all; data survives."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from service.embedded_redis import free_port
+from tests.e2e.processes import ROOT, Api, wait_http
+
+
+def start_up(data_dir, port, log_path):
+    """Start `turnstream up` as a user would, without REDIS_URL."""
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    env["PYTHONPATH"] = str(ROOT)
+    log = open(log_path, "ab")
+    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "up", "--port", str(port), "--data", str(data_dir)],
+                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    wait_http(f"http://127.0.0.1:{port}/healthz", timeout=30)
+    return proc
+
+
+def interrupt(proc):
+    """Ctrl-C and wait for a clean exit."""
+    proc.send_signal(signal.SIGINT)
+    return proc.wait(30)
+
+
+@pytest.mark.slow
+def test_up_runs_everything_and_a_second_up_finds_the_matches(tmp_path):
+    """A match created under one `up` is there, with its events, after Ctrl-C and a second `up`."""
+    data, log = tmp_path / "var", tmp_path / "up.log"
+    port = free_port()
+    proc = start_up(data, port, log)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        status, ann = Api(base).post("/api/users", {"name": "ann"})
+        _, bob = Api(base).post("/api/users", {"name": "bob"})
+        api = Api(base, ann["token"])
+        status, match = api.post("/api/matches", {"game": "uchronia", "players": [ann["id"], bob["id"]]})
+        assert status == 201
+        status, legal = api.get(f"/api/matches/{match['id']}/legal")
+        status, answer = api.post(f"/api/matches/{match['id']}/commands", legal["commands"][0])
+        assert status == 201
+    finally:
+        code = interrupt(proc)
+    assert code == 0
+    text = log.read_text()
+    assert "turnstream is up" in text and "stopped." in text
+    assert (data / "appendonly.aof").exists() or (data / "appendonlydir").exists()
+
+    port = free_port()
+    proc = start_up(data, port, log)
+    try:
+        api = Api(f"http://127.0.0.1:{port}", ann["token"])
+        status, again = api.get(f"/api/matches/{match['id']}")
+        assert status == 200 and again["version"] == answer["version"]
+        assert api.get("/api/users/me")[1]["name"] == "ann"
+    finally:
+        assert interrupt(proc) == 0
