@@ -68,6 +68,7 @@ def send(state: dict, player: str, type_: str, rng=None, **payload):
     before = copy.deepcopy(state)
     events = GAME.decide(state, player, {"type": type_, "payload": payload}, rng or ScriptedRng())
     assert state == before, "decide must not mutate the state"
+    state = before
     for ev in copy.deepcopy(events):
         state = GAME.evolve(state, ev)
     return state, events
