@@ -17,8 +17,10 @@ TURN_COMMANDS = ("visit", "close_district", "pass")
 
 def decide(state: dict, player: str, command: dict, rng) -> list:
     """Validate a command of `player` and return its events; never mutates `state`."""
-    ctype = command.get("type")
-    payload = command.get("payload") or {}
+    ctype = command.get("type") if isinstance(command, dict) else None
+    payload = command.get("payload") if isinstance(command, dict) else None
+    payload = payload if isinstance(payload, dict) else {}
+    require(isinstance(ctype, str), "round.turn-order", "A command needs a type.")
     require(state["status"] == "playing" and player == state["current"], "round.turn-order",
             "It is not your turn.")
     visit = state["visit"]

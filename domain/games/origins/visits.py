@@ -71,7 +71,7 @@ def visit_event(state: dict, pid: str, payload: dict) -> dict:
     """Check a visit (visit.worker, visit.dial-cost, visit.main-possible) and return site_visited."""
     player = state["players"][pid]
     worker, site = payload.get("worker"), payload.get("site")
-    require(site in SITES, "visit.main-possible", f"There is no site called {site}.")
+    require(isinstance(site, str) and site in SITES, "visit.main-possible", f"There is no site called {site}.")
     found = _worker(player, worker)
     require(found is not None, "visit.worker", f"Worker {worker} is not a ready worker of yours.")
     kind, colour, value = found

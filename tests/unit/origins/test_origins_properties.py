@@ -91,3 +91,38 @@ def test_timeouts_mixed_into_play_are_neutral_and_finish(seed):
             state = GAME.evolve(state, ev)
     assert GAME.active_players(state) == [] and GAME.legal_commands(state, "p1") == []
     assert GAME.on_timeout(state, "p1", HmacRng(b"x", "y")) == []
+
+
+_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-2, 7), st.sampled_from(
+    ["archon", "d8", "d9", "d6", "fields", "forum", "workshop", "sea", "mountain", "C2", "B2", "F9", "A1",
+     "dc1", "advance", "attack", "stone", "academy-1", "quarry-1", "x"]), st.lists(st.integers(0, 2), max_size=2))
+
+
+@settings(max_examples=15, deadline=None)
+@hgiven(steps=st.integers(0, 40), ctype=st.sampled_from(sorted(GAME.command_schemas)),
+        payload=st.dictionaries(st.sampled_from(["worker", "site", "temple", "slot", "tile", "as_farm", "cell",
+                                                 "to_die", "to_war", "stone", "food", "wisdom", "choice",
+                                                 "resource", "anchor", "die", "card"]), _VALUES, max_size=4))
+def test_odd_commands_are_accepted_or_cite_a_rule(steps, ctype, payload):
+    """Whatever the payload, decide either returns events that evolve cleanly or raises RuleViolation."""
+    from domain.engine import RuleViolation
+    chooser = random.Random(steps)
+    state, _, rng, _ = start(GAME, ["p1", "p2"])
+    for _ in range(steps):
+        if GAME.result(state) is not None:
+            break
+        (player,) = GAME.active_players(state)
+        for ev in GAME.decide(state, player, chooser.choice(GAME.legal_commands(state, player)), rng):
+            state = GAME.evolve(state, ev)
+    for player in ("p1", "p2"):
+        before = copy.deepcopy(state)
+        try:
+            events = GAME.decide(state, player, {"type": ctype, "payload": payload}, rng)
+        except RuleViolation as exc:
+            assert exc.rule_id and exc.message
+            continue
+        finally:
+            assert state == before
+        scratch = copy.deepcopy(state)
+        for ev in events:
+            scratch = GAME.evolve(scratch, ev)
