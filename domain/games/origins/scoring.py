@@ -44,7 +44,7 @@ def score_player(player: dict) -> dict:
 
 def winners(state: dict, scores: dict) -> list:
     """Highest total; ties broken by war position; still tied players share the win."""
-    def key(pid):
+    def _key(pid):
         return scores[pid]["total"], state["players"][pid]["war"]
-    best = max(key(pid) for pid in state["seats"])
-    return [pid for pid in state["seats"] if key(pid) == best]
+    best = max(_key(pid) for pid in state["seats"])
+    return [pid for pid in state["seats"] if _key(pid) == best]

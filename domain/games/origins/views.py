@@ -6,6 +6,7 @@ import copy
 from domain.engine import ALL
 
 from .common import free_stands
+from .visits import bonus_pending
 from .data import CITIZEN_COSTS, DISTRICT_CARDS, TEMPLES, building
 
 
@@ -34,7 +35,7 @@ def view(state: dict, viewer) -> dict:
         "game": "origins", "viewer": viewer, "status": state["status"], "round": state["round"],
         "max_rounds": state["max_rounds"], "seats": list(state["seats"]), "order": list(state["order"]),
         "current": state["current"], "passed": list(state["passed"]),
-        "visit": dict(state["visit"]) if state["visit"] else None,
+        "visit": dict(state["visit"], bonus_pending=bonus_pending(state["visit"])) if state["visit"] else None,
         "sites": {k: dict(v) for k, v in state["sites"].items()},
         "citizen_row": [{"slot": i + 1, "cost": CITIZEN_COSTS[i], "die": dict(d)}
                         for i, d in enumerate(state["citizen_row"])],
