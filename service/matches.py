@@ -98,9 +98,14 @@ class MatchService:
         return match, secret, res.answer
 
     def load(self, match_id: str) -> agg.Match:
-        """The match folded up to its latest version."""
+        """The match folded up to its latest version (read it with `read` when others may write)."""
         with self.cache.lock(match_id):
             return self._catch_up(match_id)[0]
+
+    def read(self, match_id: str, fn):
+        """Return fn(match) computed under the match's lock on the caught-up fold (consistent reads)."""
+        with self.cache.lock(match_id):
+            return fn(self._catch_up(match_id)[0])
 
     # -- appending -----------------------------------------------------------------------------
     def _seal(self, match: agg.Match, pending: list, actor: str | None, command_id: str | None,

@@ -54,7 +54,7 @@ def list_matches():
 @bp.get("/api/matches/<match_id>")
 def get_match(match_id):
     """A match's summary."""
-    return summary(wiring().matches.load(match_id))
+    return wiring().matches.read(match_id, summary)
 
 
 @bp.post("/api/matches/<match_id>/join")
@@ -62,18 +62,21 @@ def join_match(match_id):
     """Take a seat in an open match."""
     user = current_user()
     match = wiring().matches.join(user["id"], match_id)
-    return summary(match)
+    return wiring().matches.read(match.id, summary)
 
 
 @bp.get("/api/matches/<match_id>/state")
 def state(match_id):
     """The match as the caller (or a spectator) may see it."""
     user = current_user(optional=True)
-    match = wiring().matches.load(match_id)
-    viewer = user["id"] if user and user["id"] in match.players else None
-    return {"id": match.id, "game": match.game_id, "status": match.status, "version": match.version,
-            "players": list(match.players), "active_players": match.active_players(),
-            "view": match.view(viewer), "result": match.result}
+
+    def as_seen(match):
+        viewer = user["id"] if user and user["id"] in match.players else None
+        return {"id": match.id, "game": match.game_id, "status": match.status, "version": match.version,
+                "players": list(match.players), "active_players": match.active_players(),
+                "view": match.view(viewer), "result": match.result}
+
+    return wiring().matches.read(match_id, as_seen)
 
 
 @bp.get("/api/matches/<match_id>/legal")
@@ -102,7 +105,10 @@ def events(match_id):
     user = current_user(optional=True)
     after = query(schemas.EventsQuery())["after"]
     w = wiring()
-    match = w.matches.load(match_id)
-    viewer = user["id"] if user and user["id"] in match.players else None
-    envs = w.store.read_range(match_id, after + 1) if after < match.version else []
-    return {"version": match.version, "events": [match.redact(e, viewer) for e in envs]}
+
+    def as_seen(match):
+        viewer = user["id"] if user and user["id"] in match.players else None
+        envs = w.store.read_range(match_id, after + 1) if after < match.version else []
+        return {"version": match.version, "events": [match.redact(e, viewer) for e in envs]}
+
+    return w.matches.read(match_id, as_seen)
