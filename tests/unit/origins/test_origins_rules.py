@@ -354,3 +354,17 @@ def test_on_timeout_forfeits_the_visit_then_passes():
     assert of(events, "visit_ended")["forfeited"] == ["main"]
     assert fold(state, events)["current"] == P2
     assert GAME.on_timeout(state, P2, ScriptedRng()) == []
+
+
+def test_visit_main_possible_cites_for_foreign_or_second_main_and_bonus_without_visit():
+    """visit.main-possible for another site's main or a second main; bonus.colour-match with no visit open."""
+    state = given()
+    assert rejected(state, P1, "gather", stone=2, food=0, wisdom=0) == "visit.main-possible"
+    assert rejected(state, P1, "bonus_resource", resource="food") == "bonus.colour-match"
+    assert rejected(state, P1, "visit", worker="archon", site="moon") == "visit.main-possible"
+    state, _ = play(state, P1, "visit", worker="archon", site="fields")
+    assert rejected(state, P1, "advance_temple", temple="sea") == "visit.main-possible"
+    bonus = given(dice={P1: [die("d8", "yellow", 2)]}, sites={"fields": {"token": "bt_resource"}})
+    bonus, _ = play(bonus, P1, "visit", worker="d8", site="fields")
+    bonus, _ = play(bonus, P1, "gather", stone=2, food=0, wisdom=0)
+    assert rejected(bonus, P1, "gather", stone=2, food=0, wisdom=0) == "visit.main-possible"
