@@ -54,6 +54,8 @@ def _item_price(state: dict, pid: str, partner: str, payload: dict) -> dict:
             violate("factory.deed", "This culture's factory deed is already sold.")
         unit = _home_price(p, partner, data.CULTURES[partner]["deed"])
     elif item == "spaceport_deed":
+        if target not in data.SQUARES:
+            violate("turn.payload", f"{target} is not a square.")
         system = data.system_of(p["square"])
         if target not in data.SYSTEMS[system]["orbitals"] or target not in state["spaceport_deeds"]:
             violate("spaceport.buy", f"{target} holds no spaceport deed in this system.")
@@ -194,6 +196,8 @@ def carried_items(p: dict) -> list[str]:
 
 def check_jettison(state: dict, pid: str, item: str) -> None:
     """Validate jettison (capacity.free-space)."""
+    if item not in data.CARGO_TOKENS + data.PASSENGER_ORDER + data.EQUIPMENT_ORDER:
+        violate("turn.payload", f"{item} is not an item.")
     if item not in carried_items(player(state, pid)):
         violate("capacity.free-space", f"You carry no {item} to jettison.")
 
