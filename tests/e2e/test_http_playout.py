@@ -56,44 +56,55 @@ def wait_for(predicate, timeout=1.0):
     raise AssertionError("not reached within the timeout")
 
 
-@pytest.mark.slow
-def test_uchronia_two_players_random_match_reaches_its_end(redis_url, redis_client, tmp_path):
-    """A random 2-player Uchronia match through the API finishes; list and inbox catch up within a second."""
-    with service(redis_url, tmp_path) as base:
-        players = make_players(base, 2)
-        mid, sent, state = play_to_the_end(players, "uchronia", seed=3, budget=400)
-        assert state["result"]["winners"] and "seed" not in state["view"]
-        status, events = players[0].get(f"/api/matches/{mid}/events?after=0")
-        versions = [e["version"] for e in events["events"]]
-        assert versions == list(range(1, len(versions) + 1))
-        assert events["events"][-1]["type"] == "seed_revealed"
-        final = state["version"]
+@pytest.fixture(scope="module")
+def base(redis_url, tmp_path_factory):
+    """One real web server and worker for this module's tests."""
+    with service(redis_url, tmp_path_factory.mktemp("svc")) as url:
+        yield url
 
-        def listed():
-            rows = Api(base).get(f"/api/matches?player={players[0].id}")[1]["matches"]
-            return rows and rows[0]["version"] == final and rows[0]["status"] == "finished"
 
-        wait_for(listed, timeout=1.0)
-        assert players[0].get("/api/users/me/inbox")[1]["matches"] == []
+GAMES = {"uchronia": 5, "merchant-of-venus": 4, "ti4-exploration": 4, "origins": 4}
+CASES = [(g, n) for g, top in GAMES.items() for n in (2, top)]
 
 
 @pytest.mark.slow
-def test_inbox_reflects_each_turn_within_a_second(redis_url, redis_client, tmp_path):
+@pytest.mark.parametrize("game,n", CASES, ids=[f"{g}-{n}p" for g, n in CASES])
+def test_random_match_through_http_reaches_its_end(base, game, n):
+    """A random match of each game, 2 and max players, through the API to its end; the list catches up."""
+    players = make_players(base, n)
+    mid, sent, state = play_to_the_end(players, game, seed=3, budget=3000)
+    assert state["result"]["winners"]
+    status, events = players[0].get(f"/api/matches/{mid}/events?after=0")
+    versions = [e["version"] for e in events["events"]]
+    assert versions == list(range(1, len(versions) + 1))
+    assert events["events"][-1]["type"] == "seed_revealed"
+    assert not any(e.get("redacted") for e in events["events"])  # everything is public once finished
+    final = state["version"]
+
+    def listed():
+        rows = Api(base).get(f"/api/matches?player={players[0].id}")[1]["matches"]
+        return rows and rows[0]["version"] == final and rows[0]["status"] == "finished"
+
+    wait_for(listed, timeout=1.0)
+    assert players[0].get("/api/users/me/inbox")[1]["matches"] == []
+
+
+@pytest.mark.slow
+def test_inbox_reflects_each_turn_within_a_second(base):
     """Whose move it is shows in the inbox within a second of every command (5-player Uchronia)."""
-    with service(redis_url, tmp_path) as base:
-        players = make_players(base, 5)
-        by_id = {p.id: p for p in players}
-        status, match = players[0].post("/api/matches", {"game": "uchronia", "players": list(by_id)})
-        mid = match["id"]
-        chooser = random.Random(5)
-        lags = []
-        for _ in range(25):
-            state = players[0].get(f"/api/matches/{mid}/state")[1]
-            for pid in state["active_players"]:
-                lags.append(wait_for(lambda: any(m["id"] == mid and m["version"] == state["version"]
-                                                 for m in by_id[pid].get("/api/users/me/inbox")[1]["matches"])))
-            actor = by_id[chooser.choice(state["active_players"])]
-            legal = actor.get(f"/api/matches/{mid}/legal")[1]
-            status, _ = actor.post(f"/api/matches/{mid}/commands", dict(chooser.choice(legal["commands"])))
-            assert status == 201
-        assert max(lags) < 1.0
+    players = make_players(base, 5)
+    by_id = {p.id: p for p in players}
+    status, match = players[0].post("/api/matches", {"game": "uchronia", "players": list(by_id)})
+    mid = match["id"]
+    chooser = random.Random(5)
+    lags = []
+    for _ in range(25):
+        state = players[0].get(f"/api/matches/{mid}/state")[1]
+        for pid in state["active_players"]:
+            lags.append(wait_for(lambda: any(m["id"] == mid and m["version"] == state["version"]
+                                             for m in by_id[pid].get("/api/users/me/inbox")[1]["matches"])))
+        actor = by_id[chooser.choice(state["active_players"])]
+        legal = actor.get(f"/api/matches/{mid}/legal")[1]
+        status, _ = actor.post(f"/api/matches/{mid}/commands", dict(chooser.choice(legal["commands"])))
+        assert status == 201
+    assert max(lags) < 1.0
