@@ -78,7 +78,7 @@ def _system(sid: str, sys_: dict, view: dict, colours: dict, ox: float, oy: floa
                    f'fill="#fff">{_e(label)}</text>')
     ships, forces = _dict(sys_.get("ships")), _dict(sys_.get("space_ground_forces"))
     for i, pid in enumerate(sorted(set(ships) | set(forces), key=str)):
-        x, y = cx - 34 + 26 * i, cy + 30
+        x, y = cx - 10 + 26 * i, cy + 38
         col = colours.get(pid, NEUTRAL)
         out.append(f'<polygon points="{x:.1f},{y - 7:.1f} {x - 6:.1f},{y + 5:.1f} {x + 6:.1f},{y + 5:.1f}" '
                    f'fill="{_e(col)}"><title>{_e(pid)}: {_e(ships.get(pid, 0))} ships, '
