@@ -6,6 +6,7 @@ from typing import Any
 
 from domain.games import load_games
 from projections.readers import ReadModels
+from projections.snapshots import SnapshotStore
 
 from .config import Settings, from_env
 from .connections import make_queue_redis, make_redis
@@ -43,7 +44,8 @@ def build(settings: Settings | None = None, redis_client=None, queue_redis=None,
     trigger = ProjectionTrigger(lambda: queue_redis if queue_redis is not None else make_queue_redis(settings))
     if start_trigger:
         trigger.start()
-    matches = MatchService(store, games, notify=trigger.notify, cache_size=settings.cache_size)
+    snapshots = SnapshotStore(r, store.keys, settings.snapshot_every, games, store.read_range)
+    matches = MatchService(store, games, notify=trigger.notify, cache_size=settings.cache_size, snapshots=snapshots)
     return Wiring(settings=settings, redis=r, store=store, users=Users(r), games=games, matches=matches,
                   read_models=ReadModels(r, store.keys), rate_limiter=RateLimiter(settings.rate_limit_per_minute),
                   trigger=trigger, openapi=build_document(games))

@@ -6,6 +6,7 @@ import logging
 from projections.writer import ProjectionWriter
 
 from .context import wiring
+from .followups import after_projection
 
 log = logging.getLogger("turnstream.worker")
 BATCH = 500
@@ -25,6 +26,8 @@ def project_partition(p: int) -> int:
         match_ids = list(dict.fromkeys(fields["m"] for _id, fields in entries))
         matches = [w.matches.load(mid) for mid in match_ids]
         changes = writer.apply(p, matches, entries[-1][0])
+        after_projection(changes)
+        w.matches.snapshots.write_due(matches)
         written += len(changes)
         log.debug("partition %d: %d log entries, %d matches", p, len(entries), len(matches))
 

@@ -44,6 +44,8 @@ class Match:
     disputes: dict = field(default_factory=dict)
     envelopes: list = field(default_factory=list)
     effective: list = field(default_factory=list)  # versions of the effective game events
+    base: int = 0  # loaded from a snapshot at this version: `envelopes` starts at base + 1
+    history: Any = field(default=None, repr=False, compare=False)  # (start, end) -> stored envelopes
 
     # -- folding -------------------------------------------------------------------------------
     def apply(self, env: dict, games: dict) -> None:
@@ -64,10 +66,19 @@ class Match:
     def _refold_game(self) -> None:
         """Recompute the game state from the effective game events."""
         state = self.game.initial_state(list(self.players), dict(self.options))
-        for env in self.envelopes:
-            if env["scope"] == pe.GAME and env["version"] in self._effective_set:
+        effective = self._effective_set
+        for env in self.envelopes_since(1):
+            if env["scope"] == pe.GAME and env["version"] in effective:
                 state = self.game.evolve(state, {"type": env["type"], "data": env["data"]})
         self.game_state = state
+
+    def envelopes_since(self, start: int) -> list:
+        """The envelopes with version >= start; those before a snapshot's base come from `history`."""
+        if start > self.base:
+            return self.envelopes[start - self.base - 1:]
+        if self.history is None:
+            raise LookupError(f"match {self.id} was loaded from a snapshot at {self.base} without a history reader")
+        return list(self.history(start, self.base)) + self.envelopes
 
     # -- questions -----------------------------------------------------------------------------
     @property

@@ -1,0 +1,111 @@
+"""Audit of a match's stored events: the hash chain, the seed commitment and, once revealed, every draw.
+
+What can be verified from the events alone: the chain (numbering, links, hashes: the first broken
+version is named), that `match_created` commits to sha256(seed), and after `seed_revealed` that the
+seed matches the commitment, that the draw counter only ever moved forward (0, 1, 2, ... across the
+whole stream, reverted commands included) and that every recorded draw [n, lo, hi, value] equals
+draw_value(seed, match id, n, lo, hi). With the game module at hand, the opening setup events are
+also re-derived from their recorded draws.
+"""
+from __future__ import annotations
+
+import copy
+import hashlib
+
+from . import platform_events as pe
+from .hashing import GENESIS, verify_chain
+from .rng import ReplayRng, draw_value
+
+
+def _first(envelopes: list, type_: str) -> dict | None:
+    return next((e for e in envelopes if e.get("type") == type_ and e.get("scope") == pe.PLATFORM), None)
+
+
+def check_draws(match_id: str, seed: bytes, envelopes: list) -> list[str]:
+    """Problems with the recorded draws under `seed` (empty when every draw re-derives)."""
+    problems = []
+    expected_n = 0
+    for env in envelopes:
+        for draw in env.get("rng") or ():
+            if not (isinstance(draw, list) and len(draw) == 4 and all(isinstance(x, int) for x in draw)):
+                problems.append(f"version {env.get('version')}: malformed draw {draw!r}")
+                continue
+            n, lo, hi, value = draw
+            if n != expected_n:
+                problems.append(f"version {env.get('version')}: draw {n} recorded where draw {expected_n} was due")
+            expected_n = n + 1
+            if hi < lo or draw_value(seed, match_id, n, lo, hi) != value:
+                problems.append(f"version {env.get('version')}: draw {n} in {lo}..{hi} recorded {value}, "
+                                f"the seed gives {draw_value(seed, match_id, n, lo, hi) if hi >= lo else 'nothing'}")
+    return problems
+
+
+def setup_events(envelopes: list) -> list:
+    """The game events appended with `match_started` (the opening setup), in order."""
+    out, started = [], False
+    for env in envelopes:
+        if env.get("type") == pe.MATCH_STARTED and env.get("scope") == pe.PLATFORM:
+            started = True
+            continue
+        if started:
+            if env.get("scope") != pe.GAME or env.get("actor") is not None or env.get("cmd") is not None:
+                break
+            out.append(env)
+    return out
+
+
+def check_setup(game, envelopes: list) -> list[str]:
+    """Problems re-deriving the setup events from their recorded draws with the game's `setup`."""
+    created = _first(envelopes, pe.MATCH_CREATED)
+    started = _first(envelopes, pe.MATCH_STARTED)
+    if created is None or started is None:
+        return []
+    recorded = setup_events(envelopes)
+    draws = [d for env in [started] + recorded for d in (env.get("rng") or [])]
+    try:
+        rederived = game.setup(list(started["data"]["players"]), copy.deepcopy(created["data"]["options"]),
+                               ReplayRng(draws))
+    except (ValueError, KeyError, TypeError) as exc:
+        return [f"setup does not re-derive from its draws: {exc}"]
+    got = [{"type": e["type"], "data": e["data"]} for e in recorded]
+    want = [{"type": e["type"], "data": e["data"]} for e in rederived]
+    return [] if got == want else ["the setup events differ from those the game derives from the recorded draws"]
+
+
+def audit(match_id: str, envelopes: list, games: dict | None = None, claimed_length: int | None = None,
+          claimed_head: str | None = None) -> dict:
+    """The audit report of a match's envelopes (in stored order): chain, commitment, revealed randomness.
+
+    `claimed_length`/`claimed_head` are what the store's metadata (or an export) says the head is: a
+    shorter or different stream than claimed is broken at the first missing version."""
+    broken = verify_chain(envelopes)
+    length = len(envelopes)
+    head = envelopes[-1].get("hash") if envelopes else GENESIS
+    if broken is None and claimed_length is not None and claimed_length != length:
+        broken = min(length, claimed_length) + 1
+    if broken is None and claimed_head is not None and claimed_head != head:
+        broken = length
+    created = _first(envelopes, pe.MATCH_CREATED)
+    commitment = (created or {}).get("data", {}).get("commitment")
+    revealed = _first(envelopes, pe.SEED_REVEALED)
+    problems = []
+    if created is None or created.get("version") != 1:
+        problems.append("the stream does not open with match_created")
+    verified = None
+    if revealed is not None:
+        seed_hex = revealed["data"].get("seed") or ""
+        try:
+            seed = bytes.fromhex(seed_hex)
+        except ValueError:
+            seed = None
+        if seed is None or hashlib.sha256(seed).hexdigest() != commitment:
+            problems.append("the revealed seed does not match the commitment published at creation")
+        else:
+            problems += check_draws(match_id, seed, envelopes)
+            game = (games or {}).get((created or {}).get("data", {}).get("game"))
+            if game is not None:
+                problems += check_setup(game, envelopes)
+        verified = not problems
+    return {"ok": broken is None and not problems, "length": length, "head": head, "broken_at": broken,
+            "randomness": {"commitment": commitment, "revealed": revealed is not None, "verified": verified},
+            "problems": problems}

@@ -1,0 +1,98 @@
+"""Disputes as events: open one on an event version, vote, resolve (unanimous accept reverts), expire.
+
+A seated player disputes a game event still in the effective history; every other seated player
+votes. Unanimous acceptance appends `dispute_resolved {status: accepted}` and `moves_reverted` back
+to just before the disputed version; any rejection, or the deadline passing, rejects it. While a
+dispute is open the match is paused (aggregate.check_can_play). Times are ISO-8601 UTC strings,
+handed in by the caller (the domain reads no clock).
+"""
+from __future__ import annotations
+
+from datetime import datetime
+
+from . import platform_events as pe
+from .aggregate import new_event
+from .errors import RuleViolation
+
+ACCEPTED = "accepted"
+REJECTED = "rejected"
+OPEN = "open"
+
+
+def _instant(iso: str) -> datetime:
+    return datetime.fromisoformat(iso.replace("Z", "+00:00"))
+
+
+def voters(match, dispute: dict) -> list:
+    """The seated players who vote on a dispute: everyone seated but the one who opened it."""
+    return [p for p in match.players if p != dispute["by"]]
+
+
+def decide_open(match, player: str, version: int, reason: str, deadline: str | None) -> list[dict]:
+    """The `dispute_opened` event for `player` disputing event `version` (its id is `d<its version>`)."""
+    if match.status == "finished":
+        raise RuleViolation("platform:dispute.match-finished", "a finished match cannot be disputed")
+    if match.status != "active":
+        raise RuleViolation("platform:dispute.not-started", "the match has not started")
+    if match.open_dispute():
+        raise RuleViolation("platform:dispute.already-open", "another dispute is open; wait for its resolution")
+    if len(match.players) < 2:
+        raise RuleViolation("platform:dispute.no-voters", "nobody else is seated to vote on a dispute")
+    if version not in set(match.effective):
+        raise RuleViolation("platform:dispute.not-a-move",
+                            f"version {version} is not a game event in the effective history")
+    if not reason or not reason.strip():
+        raise RuleViolation("platform:dispute.reason", "say why you dispute this event")
+    dispute_id = f"d{match.version + 1}"
+    return [new_event(pe.DISPUTE_OPENED, dispute=dispute_id, version=version, reason=reason.strip(), by=player,
+                      deadline=deadline)]
+
+
+def _dispute(match, dispute_id: str) -> dict:
+    dispute = match.disputes.get(dispute_id)
+    if dispute is None:
+        raise RuleViolation("platform:dispute.unknown", f"no dispute {dispute_id!r} in this match")
+    if dispute["status"] != OPEN:
+        raise RuleViolation("platform:dispute.closed", f"dispute {dispute_id} is already {dispute['status']}")
+    return dispute
+
+
+def revert_to(match, from_version: int, **why) -> dict:
+    """The `moves_reverted` event dropping every effective game event from `from_version` on (to_version is
+    the last one dropped)."""
+    reverted = [v for v in match.effective if v >= from_version]
+    return new_event(pe.MOVES_REVERTED, from_version=from_version, to_version=max(reverted, default=from_version),
+                     reverted=reverted, **why)
+
+
+def decide_vote(match, player: str, dispute_id: str, accept: bool) -> list[dict]:
+    """`dispute_voted`, plus the resolution when this vote settles it (any reject, or the last accept)."""
+    dispute = _dispute(match, dispute_id)
+    if player == dispute["by"]:
+        raise RuleViolation("platform:dispute.own-dispute", "you opened this dispute; the other players vote")
+    if player in dispute["votes"]:
+        raise RuleViolation("platform:dispute.already-voted", "you have already voted on this dispute")
+    events = [new_event(pe.DISPUTE_VOTED, dispute=dispute_id, player=player, accept=bool(accept))]
+    if not accept:
+        events.append(new_event(pe.DISPUTE_RESOLVED, dispute=dispute_id, status=REJECTED, cause="vote"))
+        return events
+    accepted = {p for p, yes in dispute["votes"].items() if yes} | {player}
+    if all(p in accepted for p in voters(match, dispute)):
+        events.append(new_event(pe.DISPUTE_RESOLVED, dispute=dispute_id, status=ACCEPTED, cause="vote"))
+        events.append(revert_to(match, dispute["version"], cause="dispute", dispute=dispute_id, by=dispute["by"]))
+    return events
+
+
+def expiry_due(match, dispute_id: str, now: str) -> bool:
+    """True if the dispute is still open and its deadline has passed at `now`."""
+    dispute = match.disputes.get(dispute_id)
+    return (dispute is not None and dispute["status"] == OPEN and dispute.get("deadline") is not None
+            and _instant(now) >= _instant(dispute["deadline"]))
+
+
+def decide_expire(match, dispute_id: str, now: str) -> list[dict]:
+    """`dispute_resolved {status: rejected, cause: deadline}` once the deadline has passed."""
+    dispute = _dispute(match, dispute_id)
+    if not expiry_due(match, dispute_id, now):
+        raise RuleViolation("platform:dispute.not-due", f"dispute {dispute_id} is open until {dispute['deadline']}")
+    return [new_event(pe.DISPUTE_RESOLVED, dispute=dispute_id, status=REJECTED, cause="deadline")]

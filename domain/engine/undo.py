@@ -1,0 +1,85 @@
+"""The take-back policy: which command a player may take back, and the `moves_reverted` event that does it.
+
+A command is the run of consecutive game events one `execute` appended: same actor, same command id,
+same timestamp. A player may take back their own last effective command while the match is running,
+no dispute is open, nobody else has acted since, and it revealed no randomness and no hidden
+information. Every refusal cites one `platform:undo.*` rule.
+"""
+from __future__ import annotations
+
+from . import platform_events as pe
+from .aggregate import new_event
+from .errors import RuleViolation
+
+FINISHED = "platform:undo.match-finished"
+NOT_STARTED = "platform:undo.not-started"
+DISPUTE_OPEN = "platform:undo.dispute-open"
+NO_COMMAND = "platform:undo.no-command"
+OTHERS_ACTED = "platform:undo.others-acted"
+RANDOMNESS = "platform:undo.randomness"
+HIDDEN = "platform:undo.hidden-information"
+
+
+def same_command(a: dict, b: dict) -> bool:
+    """True when two envelopes were appended by the same command."""
+    return a.get("actor") == b.get("actor") and a.get("cmd") == b.get("cmd") and a.get("at") == b.get("at")
+
+
+def last_command(envelopes: list, effective: set, player: str) -> tuple[list, list]:
+    """(the envelopes of `player`'s last effective command, the envelopes after it); ([], []) if none."""
+    for i in range(len(envelopes) - 1, -1, -1):
+        env = envelopes[i]
+        if env["scope"] == pe.GAME and env["actor"] == player and env["version"] in effective:
+            start = i
+            while start > 0 and envelopes[start - 1]["scope"] == pe.GAME and same_command(envelopes[start - 1], env):
+                start -= 1
+            end = i + 1
+            while end < len(envelopes) and same_command(envelopes[end], env):
+                end += 1
+            return envelopes[start:end], envelopes[end:]
+    return [], []
+
+
+def reveals_hidden(game, players: list, env: dict) -> bool:
+    """True if a game event reveals hidden information: a revealing type, or redacted for some viewer."""
+    if env["scope"] != pe.GAME:
+        return False
+    if env["type"] in getattr(game, "revealing_events", frozenset()):
+        return True
+    event = {"type": env["type"], "data": env["data"]}
+    for viewer in list(players) + [None]:
+        seen = game.redact(event, viewer)
+        if seen is None or seen.get("type") != event["type"] or seen.get("data") != event["data"]:
+            return True
+    return False
+
+
+def takeback_range(match, player: str) -> list:
+    """The envelopes `player` may take back now (their last command), or raise the rule that forbids it."""
+    if match.status == "finished":
+        raise RuleViolation(FINISHED, "the match has finished; a finished match cannot be taken back")
+    if match.status != "active":
+        raise RuleViolation(NOT_STARTED, "the match has not started; there is nothing to take back")
+    if match.open_dispute():
+        raise RuleViolation(DISPUTE_OPEN, "a dispute is open; take-backs wait until it is resolved")
+    effective = set(match.effective)
+    command, after = last_command(match.envelopes, effective, player)
+    if match.base and (not command or command[0] is match.envelopes[0]):
+        command, after = last_command(match.envelopes_since(1), effective, player)
+    if not command:
+        raise RuleViolation(NO_COMMAND, "you have no move left to take back")
+    if any(env.get("actor") != player for env in after):
+        raise RuleViolation(OTHERS_ACTED, "someone else has acted since your last move")
+    if any(env.get("rng") for env in command):
+        raise RuleViolation(RANDOMNESS, "your last move revealed a random outcome; only a dispute can revert it")
+    if any(reveals_hidden(match.game, match.players, env) for env in command):
+        raise RuleViolation(HIDDEN, "your last move revealed hidden information; only a dispute can revert it")
+    return command
+
+
+def decide_takeback(match, player: str) -> list[dict]:
+    """The `moves_reverted` event taking back `player`'s last command (or raise a platform:undo rule)."""
+    command = takeback_range(match, player)
+    reverted = [env["version"] for env in command if env["scope"] == pe.GAME]
+    return [new_event(pe.MOVES_REVERTED, from_version=reverted[0], to_version=reverted[-1], reverted=reverted,
+                      cause="takeback", by=player)]

@@ -1,0 +1,114 @@
+"""Replay snapshots: a match's folded state every K versions (Match <-> JSON), written by the projection job.
+
+Snapshots live in one hash per match, `field = version`, in the match's partition slot. Seeking to
+version v starts from the snapshot at or before v and folds fewer than K events; a cold load starts
+from the latest one. A Match loaded from a snapshot lacks the envelopes before it: it gets a
+`history(start, end)` reader so a revert can still refold the effective history.
+"""
+from __future__ import annotations
+
+import json
+from functools import partial
+
+from domain.engine.aggregate import Match
+
+FORMAT = 1
+FIELDS = ("id", "game_id", "status", "seats", "players", "options", "created_by", "commitment", "version",
+          "head", "draws", "game_state", "result", "seed", "turn_deadline_hours", "disputes")
+
+
+def to_ranges(versions: list) -> list:
+    """Sorted ints as [[first, last], ...] runs of consecutive values."""
+    runs = []
+    for v in versions:
+        if runs and v == runs[-1][1] + 1:
+            runs[-1][1] = v
+        else:
+            runs.append([v, v])
+    return runs
+
+
+def from_ranges(runs: list) -> list:
+    """The ints of [[first, last], ...] runs."""
+    return [v for first, last in runs for v in range(first, last + 1)]
+
+
+def to_json(match: Match) -> dict:
+    """A folded match as a JSON-able document (its envelopes are not included)."""
+    doc = {name: getattr(match, name) for name in FIELDS}
+    doc["format"] = FORMAT
+    doc["effective"] = to_ranges(match.effective)
+    return json.loads(json.dumps(doc))
+
+
+def from_json(doc: dict, games: dict, history=None) -> Match | None:
+    """The Match a snapshot document describes (None if its game or format is unknown)."""
+    if doc.get("format") != FORMAT or doc.get("game_id") not in games:
+        return None
+    match = Match(id=doc["id"])
+    for name in FIELDS:
+        setattr(match, name, doc[name])
+    match.game = games[doc["game_id"]]
+    match.effective = from_ranges(doc["effective"])
+    match.base = doc["version"]
+    match.history = history
+    return match
+
+
+class SnapshotStore:
+    """Reads and writes the replay snapshots of matches; `history(match_id, start, end)` reads events."""
+
+    def __init__(self, redis_client, keys, every: int, games: dict, history):
+        if every < 1:
+            raise ValueError("snapshot_every must be at least 1")
+        self.r = redis_client
+        self.keys = keys
+        self.every = every
+        self.games = games
+        self.history = history
+
+    def versions(self, match_id: str) -> list:
+        """The versions that have a snapshot, ascending."""
+        return sorted(int(v) for v in self.r.hkeys(self.keys.snapshot(match_id)))
+
+    def at_or_before(self, match_id: str, version: int, games: dict | None = None) -> Match | None:
+        """The match folded at the latest snapshot whose version is <= `version`, or None."""
+        eligible = [v for v in self.versions(match_id) if v <= version]
+        if not eligible:
+            return None
+        raw = self.r.hget(self.keys.snapshot(match_id), str(eligible[-1]))
+        if raw is None:
+            return None
+        return from_json(json.loads(raw), games or self.games, partial(self.history, match_id))
+
+    def latest(self, match_id: str, games: dict | None = None) -> Match | None:
+        """For a cold load: the latest snapshot strictly before the head (so at least the head event is
+        folded after it and the loaded match holds its latest envelope), or None."""
+        pipe = self.r.pipeline(transaction=False)
+        pipe.hkeys(self.keys.snapshot(match_id))
+        pipe.hget(self.keys.meta(match_id), "version")
+        fields, head = pipe.execute()
+        versions = sorted(int(v) for v in fields if int(v) < int(head or 0))
+        return self.at_or_before(match_id, versions[-1], games) if versions else None
+
+    def write_due(self, matches: list) -> int:
+        """Write a snapshot at every multiple of K up to each match's version not yet written; return the count."""
+        written = 0
+        for match in matches:
+            target = match.version - match.version % self.every
+            versions = self.versions(match.id)
+            last = versions[-1] if versions else 0
+            if target <= last:
+                continue
+            start = self.at_or_before(match.id, last) if last else None
+            current = start if start is not None else Match(id=match.id)
+            envelopes = self.history(match.id, current.version + 1, target)
+            docs = {}
+            for env in envelopes:
+                current.apply(env, self.games)
+                if current.version % self.every == 0 and current.version > last:
+                    docs[str(current.version)] = json.dumps(to_json(current), separators=(",", ":"))
+            if docs:
+                self.r.hset(self.keys.snapshot(match.id), mapping=docs)
+                written += len(docs)
+        return written

@@ -1,0 +1,115 @@
+"""`turnstream replay`, `turnstream audit` (online or --file offline) and `turnstream export`."""
+from __future__ import annotations
+
+import json
+import sys
+
+
+def _history():
+    from .history import History
+    from .wiring import build
+    return History.from_wiring(build(start_trigger=False))
+
+
+def _fail(message: str) -> int:
+    print(f"turnstream: {message}", file=sys.stderr)
+    return 2
+
+
+def _guarded(run):
+    """Run a command, turning API and Redis errors into a one-line message and exit status 2."""
+    from redis.exceptions import RedisError
+
+    from .errors import ApiError
+
+    def wrapper(args) -> int:
+        try:
+            return run(args)
+        except ApiError as exc:
+            return _fail(exc.message)
+        except RedisError as exc:
+            return _fail(f"cannot reach Redis ({exc}); set REDIS_URL")
+    return wrapper
+
+
+def print_audit(report: dict, out=sys.stdout) -> None:
+    """Print an audit report in a few readable lines."""
+    rnd = report["randomness"]
+    chain = "intact" if report["broken_at"] is None else f"BROKEN at version {report['broken_at']}"
+    print(f"hash chain: {chain} ({report['length']} events, head {report['head']})", file=out)
+    print(f"commitment: {rnd['commitment']}", file=out)
+    if rnd["revealed"]:
+        print(f"randomness: seed revealed, draws {'verified' if rnd['verified'] else 'NOT verified'}", file=out)
+    else:
+        print("randomness: seed not revealed yet (the match is running); draws verifiable once it finishes",
+              file=out)
+    for problem in report.get("problems", []):
+        print(f"  problem: {problem}", file=out)
+    print("OK" if report["ok"] else "FAILED", file=out)
+
+
+def cmd_replay(args) -> int:
+    """Print the move log up to a version, one sentence per event, then the state at that version."""
+    history = _history()
+    answer = history.replay(args.match, args.version, args.as_user)
+    for version, sentence in history.move_log(args.match, args.as_user, answer["version"]):
+        print(f"{version:>6}  {sentence}")
+    print(f"\nstate at version {answer['version']} of {answer['latest_version']} ({answer['status']}); "
+          f"to move: {', '.join(answer['active_players']) or 'nobody'}")
+    print(json.dumps(answer["view"], indent=2, sort_keys=True))
+    return 0
+
+
+def cmd_audit(args) -> int:
+    """Audit a stored match, or an export file offline (no Redis, no server)."""
+    if bool(args.file) == bool(args.match):
+        return _fail("give a match id or --file FILE (not both)")
+    if args.file:
+        from domain.games import load_games
+
+        from .history import audit_export, load_export
+        try:
+            report = audit_export(load_export(args.file), load_games())
+        except (OSError, ValueError) as exc:
+            return _fail(f"cannot audit {args.file}: {exc}")
+    else:
+        report = _history().audit(args.match)
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print_audit(report)
+    return 0 if report["ok"] else 1
+
+
+def cmd_export(args) -> int:
+    """Write a match's export document (events, hashes, commitment, seed once revealed)."""
+    doc = _history().export(args.match)
+    text = json.dumps(doc, indent=1, ensure_ascii=False)
+    if args.output and args.output != "-":
+        with open(args.output, "w", encoding="utf-8") as fh:
+            fh.write(text + "\n")
+        print(f"wrote {args.output}: {doc['length']} events, head {doc['head']}", file=sys.stderr)
+    else:
+        print(text)
+    return 0
+
+
+def add_commands(sub) -> None:
+    """Register replay, audit and export on the `turnstream` subcommand parser."""
+    replay = sub.add_parser("replay", help="print a match's move log and its state at a version")
+    replay.add_argument("match", help="match id")
+    replay.add_argument("--version", type=int, default=None, help="version to show (default: the latest)")
+    replay.add_argument("--as", dest="as_user", default=None,
+                        help="a seated player's user id to view as (default: a spectator)")
+    replay.set_defaults(func=_guarded(cmd_replay))
+
+    audit = sub.add_parser("audit", help="verify a match's hash chain and randomness (or an export, offline)")
+    audit.add_argument("match", nargs="?", default=None, help="match id (reads Redis)")
+    audit.add_argument("--file", default=None, help="an export document to verify offline (no Redis, no server)")
+    audit.add_argument("--json", action="store_true", help="print the report as JSON")
+    audit.set_defaults(func=_guarded(cmd_audit))
+
+    export = sub.add_parser("export", help="write a match's events, hashes, commitment and revealed seed as JSON")
+    export.add_argument("match", help="match id")
+    export.add_argument("-o", "--output", default=None, help="file to write (default: standard output)")
+    export.set_defaults(func=_guarded(cmd_export))

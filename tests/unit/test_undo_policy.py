@@ -1,0 +1,185 @@
+"""The take-back policy, pure: the caller's own last command, one refusal per platform:undo rule."""
+from __future__ import annotations
+
+import pytest
+
+from domain.engine import HmacRng, RuleViolation
+from domain.engine import aggregate as agg
+from domain.engine import disputes, undo
+from domain.engine.hashing import event_hash
+from tests.fakegame import GAME as RACE
+
+
+class Sim:
+    """A match folded in memory, sealed the way MatchService seals (one timestamp and command id per command)."""
+
+    def __init__(self, players=("ann", "bob"), options=None, seats=None, seed=b"s" * 32, match_id="m1"):
+        self.games = {RACE.id: RACE}
+        self.seed = seed
+        self.match = agg.Match(id=match_id)
+        self.tick = 0
+        invited = None if seats else list(players)
+        self.seal(agg.decide_create(RACE, match_id, players[0], dict(options or {"target": 10}), "c0",
+                                    invited, seats), players[0], None, [])
+        if not seats:
+            self.start()
+
+    def start(self):
+        """Append match_started and the setup (as the service does when the last seat fills)."""
+        rng = HmacRng(self.seed, self.match.id, self.match.draws)
+        self.seal(agg.decide_start(self.match, rng), None, None, rng.draws)
+
+    def seal(self, pending, actor, cmd, draws):
+        """Number, stamp, hash and apply pending events."""
+        self.tick += 1
+        sealed = []
+        for i, ev in enumerate(pending):
+            env = {"version": self.match.version + 1, "type": ev["type"], "scope": ev["scope"], "actor": actor,
+                   "at": f"t{self.tick:05d}", "data": ev["data"], "rng": draws if (i == 0 and draws) else None,
+                   "cmd": cmd, "prev": self.match.head}
+            env["hash"] = event_hash(self.match.head, env)
+            self.match.apply(env, self.games)
+            sealed.append(env)
+        return sealed
+
+    def run(self, actor, decide):
+        """Run decide(match, rng) like MatchService.execute, with match_finished/seed_revealed when over."""
+        rng = HmacRng(self.seed, self.match.id, self.match.draws)
+        sealed = self.seal(decide(self.match, rng), actor, f"{actor}:{self.tick}", rng.draws)
+        if self.match.status == "active":
+            sealed += self.seal(agg.finish_events(RACE, self.match.game_state, self.seed.hex()), None, None, [])
+        return sealed
+
+    def play(self, actor, type_, **payload):
+        """A game command of `actor`."""
+        def decide(m, rng):
+            agg.check_can_play(m, actor)
+            return agg.game_events(RACE, m.game_state, actor, {"type": type_, "payload": payload}, rng)
+        return self.run(actor, decide)
+
+    def takeback(self, actor):
+        """Take back `actor`'s last command."""
+        return self.run(actor, lambda m, rng: undo.decide_takeback(m, actor))
+
+
+def refused(sim, actor) -> str:
+    with pytest.raises(RuleViolation) as exc:
+        undo.decide_takeback(sim.match, actor)
+    return exc.value.rule_id
+
+
+def test_takeback_reverts_own_last_command_and_the_stream_grows():
+    """A free move (a note) is taken back: moves_reverted from its version, the state as before it."""
+    sim = Sim()
+    before = sim.match.view("ann")
+    [noted] = sim.play("ann", "note", text="oops")
+    assert sim.match.game_state["notes"] == ["oops"]
+    length = sim.match.version
+    [reverted] = sim.takeback("ann")
+    assert reverted["type"] == "moves_reverted" and reverted["scope"] == "platform"
+    assert reverted["data"]["from_version"] == reverted["data"]["to_version"] == noted["version"]
+    assert sim.match.version == length + 1
+    assert sim.match.view("ann") == before
+
+
+def test_successive_takebacks_walk_back_own_commands():
+    """Two notes, two take-backs; a third finds nothing left."""
+    sim = Sim()
+    sim.play("ann", "note", text="a")
+    sim.play("ann", "note", text="b")
+    assert sim.takeback("ann")[0]["data"]["reverted"] == [5]
+    assert sim.match.game_state["notes"] == ["a"]
+    sim.takeback("ann")
+    assert sim.match.game_state["notes"] == []
+    assert refused(sim, "ann") == "platform:undo.no-command"
+
+
+def test_refused_when_match_finished():
+    """platform:undo.match-finished."""
+    sim = Sim(options={"target": 1})
+    sim.play("ann", "note", text="x")
+    sim.play("ann", "roll")
+    assert sim.match.finished
+    assert refused(sim, "ann") == "platform:undo.match-finished"
+
+
+def test_refused_when_not_started():
+    """platform:undo.not-started: an open lobby match has nothing to take back."""
+    sim = Sim(seats=2)
+    assert sim.match.status == "open"
+    assert refused(sim, "ann") == "platform:undo.not-started"
+
+
+def test_refused_while_a_dispute_is_open():
+    """platform:undo.dispute-open."""
+    sim = Sim()
+    sim.play("ann", "note", text="x")
+    sim.run("bob", lambda m, rng: disputes.decide_open(m, "bob", 4, "no", None))
+    assert refused(sim, "ann") == "platform:undo.dispute-open"
+
+
+def test_refused_without_a_command():
+    """platform:undo.no-command: setup events are not the player's commands."""
+    sim = Sim()
+    assert refused(sim, "ann") == "platform:undo.no-command"
+    assert refused(sim, "bob") == "platform:undo.no-command"
+
+
+def test_refused_once_someone_else_acted():
+    """platform:undo.others-acted: ann rolled, then bob noted (checked before the roll's randomness)."""
+    sim = Sim()
+    sim.play("ann", "roll")
+    sim.play("bob", "note", text="his")
+    assert refused(sim, "ann") == "platform:undo.others-acted"
+    assert undo.decide_takeback(sim.match, "bob")
+
+
+def test_a_settled_dispute_of_another_player_counts_as_acting():
+    """bob disputed ann's note and the dispute was rejected: bob acted since, so no take-back."""
+    sim = Sim()
+    sim.play("ann", "note", text="mine")
+    sim.run("bob", lambda m, rng: disputes.decide_open(m, "bob", 4, "no", None))
+    sim.run("ann", lambda m, rng: disputes.decide_vote(m, "ann", "d5", False))
+    assert sim.match.disputes["d5"]["status"] == "rejected"
+    assert refused(sim, "ann") == "platform:undo.others-acted"
+
+
+def test_refused_after_randomness():
+    """platform:undo.randomness: a die roll cannot be taken back."""
+    sim = Sim()
+    sim.play("ann", "roll")
+    assert refused(sim, "ann") == "platform:undo.randomness"
+
+
+def test_refused_after_hidden_information():
+    """platform:undo.hidden-information: drawing a secret card cannot be taken back."""
+    sim = Sim()
+    sim.play("ann", "draw")
+    assert refused(sim, "ann") == "platform:undo.hidden-information"
+
+
+def test_hidden_information_found_by_redaction_alone():
+    """An event that is not in revealing_events but that redact changes still counts as revealing."""
+    env = {"version": 9, "type": "card_drawn", "scope": "game", "data": {"player": "ann", "card": 3}}
+
+    class Plain:
+        revealing_events = frozenset()
+        redact = staticmethod(RACE.redact)
+
+    assert undo.reveals_hidden(Plain(), ["ann", "bob"], env)
+    assert not undo.reveals_hidden(Plain(), ["ann", "bob"], dict(env, type="noted", data={"player": "ann", "text": "x"}))
+
+
+def test_takeback_with_a_snapshot_loaded_match_refolds_from_history():
+    """A Match loaded from a snapshot (no old envelopes) still takes back and refolds correctly."""
+    from projections.snapshots import from_json, to_json
+
+    sim = Sim()
+    for i in range(6):
+        sim.play("ann", "note", text=str(i))
+    stored = list(sim.match.envelopes)
+    loaded = from_json(to_json(sim.match), sim.games, history=lambda a, b: stored[a - 1:b])
+    assert loaded.base == sim.match.version and loaded.envelopes == []
+    sim.match = loaded
+    sim.takeback("ann")
+    assert sim.match.game_state["notes"] == ["0", "1", "2", "3", "4"]

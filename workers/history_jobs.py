@@ -1,0 +1,11 @@
+"""RQ jobs of match history: reject a dispute whose deadline has passed."""
+from __future__ import annotations
+
+from .context import wiring
+
+
+def expire_dispute(match_id: str, dispute_id: str, now: str | None = None) -> str:
+    """Reject dispute `dispute_id` of `match_id` if it is still open at its deadline; return its status."""
+    from service.history import History
+
+    return History.from_wiring(wiring()).expire(match_id, dispute_id, now)
