@@ -13,6 +13,12 @@ from tests.gamekit import apply_all, random_playout
 
 BUDGET = 3000  # the platform budget; the spec measures ~253 commands for 2 players, twice that for 4
 HIDDEN = "HIDDEN"
+PLAYOUTS = {"seed": st.integers(0, 10**6), "n": st.integers(2, 4)}
+
+
+def _players(n):
+    """Seat ids p1..pn."""
+    return [f"p{i}" for i in range(1, n + 1)]
 
 
 def _scrub(state, viewer):
@@ -41,10 +47,10 @@ def _check_hidden(state, new_events):
 
 
 @settings(max_examples=12, deadline=None)
-@given(seed=st.integers(0, 10**6), n=st.integers(2, 4))
+@given(**PLAYOUTS)
 def test_random_playouts_finish_within_budget_and_replay(seed, n):
     """Random legal play ends within the budget; folding the events equals the live state at every step."""
-    players = [f"p{i}" for i in range(1, n + 1)]
+    players = _players(n)
     replay = {"state": None}
 
     def on_step(state, player, cmd, new):
@@ -61,10 +67,10 @@ def test_random_playouts_finish_within_budget_and_replay(seed, n):
 
 
 @settings(max_examples=8, deadline=None)
-@given(seed=st.integers(0, 10**6), n=st.integers(2, 4))
+@given(**PLAYOUTS)
 def test_hidden_information_never_leaks(seed, n):
     """No view or redacted event shows face-down cards or another player's observations."""
-    players = [f"p{i}" for i in range(1, n + 1)]
+    players = _players(n)
     seen = {"setup": False}
 
     def on_step(state, player, cmd, new):
