@@ -142,7 +142,8 @@ def _header(view: dict) -> str:
         line = (f"Round {view.get('round')}/{view.get('max_rounds')} — {view.get('active')} to act "
                 f"({view.get('phase')}{', free space' if view.get('free_space') else ''})")
         if turn.get("dice"):
-            line += f" — dice {turn.get('dice')} nav {turn.get('nav_value')} MP {turn.get('mp')}"
+            nav = turn.get("nav_value")
+            line += f" — dice {turn.get('dice')} nav {'-' if nav is None else nav} MP {turn.get('mp')}"
         if turn.get("destination"):
             line += f" → {turn.get('destination')}"
     return _text(OX, 30, line, 15, "start", "#fff", "bold") + _text(
