@@ -1,0 +1,179 @@
+// The match page: live updates over SSE, legal-action buttons, replay slider, take-back and disputes.
+(function () {
+  "use strict";
+  var body = document.body;
+  var matchId = body.dataset.matchId;
+  if (!matchId) { return; }
+  var csrf = body.dataset.csrf || "";
+  var versionEl = document.getElementById("match-version");
+  var boardEl = document.getElementById("board");
+  var slider = document.getElementById("replay-slider");
+  var sliderOut = document.getElementById("replay-output");
+  var liveBtn = document.getElementById("replay-live");
+  var badge = document.getElementById("replay-badge");
+  var messageEl = document.getElementById("message");
+  var indicator = document.getElementById("live-indicator");
+  var replaying = false;
+  var liveBoard = null;
+  var refreshTimer = null;
+  var refreshing = false;
+  var refreshAgain = false;
+
+  function currentVersion() { return parseInt(versionEl.dataset.matchVersion, 10) || 0; }
+
+  function say(text, kind) {
+    messageEl.textContent = text;
+    messageEl.className = "flash " + (kind || "");
+    messageEl.hidden = !text;
+  }
+
+  function setVersion(v) {
+    versionEl.dataset.matchVersion = String(v);
+    versionEl.textContent = String(v);
+    slider.max = String(Math.max(v, 1));
+    if (!replaying) { slider.value = String(v); sliderOut.textContent = "v" + v; }
+    var disputeVersion = document.querySelector("#dispute-form input[name=version]");
+    if (disputeVersion) {
+      if (disputeVersion.value === disputeVersion.max) { disputeVersion.value = String(v); }
+      disputeVersion.max = String(v);
+    }
+  }
+
+  function applyLive(data) {
+    if (data.version < currentVersion()) { return; }
+    Object.keys(data.html).forEach(function (key) {
+      if (key === "board") {
+        liveBoard = data.html.board;
+        if (!replaying) { boardEl.innerHTML = liveBoard; boardEl.dataset.boardVersion = String(data.version); }
+        return;
+      }
+      var el = document.querySelector('[data-live="' + key + '"]');
+      if (el) { el.innerHTML = data.html[key]; }
+    });
+    setVersion(data.version);
+  }
+
+  function refresh() {
+    if (refreshing) { refreshAgain = true; return; }
+    refreshing = true;
+    fetch("/matches/" + encodeURIComponent(matchId) + "/live", {credentials: "same-origin"})
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (data) { if (data) { applyLive(data); } })
+      .catch(function () { say("Could not refresh the match; retrying…", "error"); })
+      .then(function () {
+        refreshing = false;
+        if (refreshAgain) { refreshAgain = false; refresh(); }
+      });
+  }
+
+  function scheduleRefresh() {
+    if (refreshTimer) { return; }
+    refreshTimer = setTimeout(function () { refreshTimer = null; refresh(); }, 30);
+  }
+
+  function errorText(err) {
+    if (!err || !err.error) { return "The request failed."; }
+    var text = err.error.message || err.error.code;
+    if (err.error.rule) { text += " (" + err.error.rule + ")"; }
+    return text;
+  }
+
+  function act(path, payload, done) {
+    return fetch("/matches/" + encodeURIComponent(matchId) + "/act/" + path, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf},
+      body: JSON.stringify(payload)
+    }).then(function (r) {
+      return r.json().catch(function () { return {}; }).then(function (data) {
+        if (!r.ok) { say(errorText(data), "error"); return; }
+        say(done, "ok");
+        refresh();
+      });
+    }).catch(function () { say("The server could not be reached.", "error"); });
+  }
+
+  function commandId() {
+    var a = new Uint32Array(2);
+    window.crypto.getRandomValues(a);
+    return "page-" + a[0].toString(36) + a[1].toString(36);
+  }
+
+  document.addEventListener("click", function (ev) {
+    var btn = ev.target.closest("[data-command]");
+    if (btn) {
+      var cmd = JSON.parse(btn.dataset.command);
+      btn.disabled = true;
+      act("command", {type: cmd.type, payload: cmd.payload || {}, command_id: commandId()}, btn.textContent.trim() + ": done.")
+        .then(function () { btn.disabled = false; });
+      return;
+    }
+    var vote = ev.target.closest("[data-vote]");
+    if (vote) {
+      act("vote/" + encodeURIComponent(vote.dataset.vote), {accept: vote.dataset.accept === "true"}, "Vote recorded.");
+      return;
+    }
+    if (ev.target.id === "takeback") { act("takeback", {}, "Your last move was taken back."); }
+    if (ev.target.id === "replay-live") { showLive(); }
+  });
+
+  document.addEventListener("submit", function (ev) {
+    var form = ev.target;
+    if (form.id === "dispute-form") {
+      ev.preventDefault();
+      act("dispute", {version: parseInt(form.version.value, 10), reason: form.reason.value}, "Dispute opened.");
+    } else if (form.id === "custom-command") {
+      ev.preventDefault();
+      var payload;
+      try { payload = JSON.parse(form.payload.value || "{}"); } catch (e) { say("The payload is not valid JSON.", "error"); return; }
+      act("command", {type: form.type.value, payload: payload, command_id: commandId()}, "Command accepted.");
+    }
+  });
+
+  // -- replay ---------------------------------------------------------------------------------
+  function showLive() {
+    replaying = false;
+    badge.hidden = true;
+    liveBtn.hidden = true;
+    slider.value = String(currentVersion());
+    sliderOut.textContent = "v" + currentVersion();
+    boardEl.dataset.boardVersion = String(currentVersion());
+    if (liveBoard !== null) { boardEl.innerHTML = liveBoard; } else { refresh(); }
+  }
+
+  var replayTimer = null;
+  slider.addEventListener("input", function () {
+    var v = parseInt(slider.value, 10);
+    sliderOut.textContent = "v" + v;
+    clearTimeout(replayTimer);
+    replayTimer = setTimeout(function () { loadReplay(v); }, 120);
+  });
+
+  function loadReplay(v) {
+    if (v >= currentVersion()) { showLive(); return; }
+    if (!replaying) { liveBoard = boardEl.innerHTML; }
+    fetch("/matches/" + encodeURIComponent(matchId) + "/board?version=" + v, {credentials: "same-origin"})
+      .then(function (r) { return r.json().then(function (data) { return {ok: r.ok, data: data}; }); })
+      .then(function (res) {
+        if (!res.ok) { say(errorText(res.data), "error"); return; }
+        if (parseInt(slider.value, 10) !== v) { return; }
+        replaying = true;
+        badge.hidden = false;
+        badge.textContent = "replay v" + res.data.version;
+        liveBtn.hidden = false;
+        boardEl.innerHTML = res.data.html;
+        boardEl.dataset.boardVersion = String(res.data.version);
+      })
+      .catch(function () { say("The replay could not be loaded.", "error"); });
+  }
+
+  // -- live updates -----------------------------------------------------------------------------
+  function connect() {
+    if (!window.EventSource) { indicator.textContent = "no live updates"; return; }
+    var es = new EventSource("/api/matches/" + encodeURIComponent(matchId) + "/stream?last_event_id=" + currentVersion());
+    es.onopen = function () { indicator.textContent = "live"; indicator.className = "live on"; };
+    es.onmessage = function () { scheduleRefresh(); };
+    es.onerror = function () { indicator.textContent = "reconnecting…"; indicator.className = "live off"; };
+  }
+  connect();
+}());

@@ -1,0 +1,50 @@
+"""Browser sessions for the pages: a random id in an HttpOnly cookie, the user and CSRF token in Redis."""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+SESSION_COOKIE = "ts_session"
+LOGIN_CSRF_COOKIE = "ts_login_csrf"
+SESSION_TTL_SECONDS = 30 * 24 * 3600
+
+
+def session_key(session_id: str) -> str:
+    """The Redis key of a session (only a hash of the cookie value is stored)."""
+    return "ts:session:" + hashlib.sha256(session_id.encode()).hexdigest()
+
+
+def same_secret(a: str | None, b: str | None) -> bool:
+    """Constant-time comparison of two secrets (False when either is missing)."""
+    return bool(a) and bool(b) and hmac.compare_digest(str(a), str(b))
+
+
+class Sessions:
+    """Signed-in browser sessions kept in Redis with a sliding expiry."""
+
+    def __init__(self, redis_client):
+        self.r = redis_client
+
+    def create(self, user_id: str) -> tuple[str, str]:
+        """Start a session for a user; return (session id for the cookie, its CSRF token)."""
+        session_id = secrets.token_urlsafe(32)
+        csrf = secrets.token_urlsafe(24)
+        key = session_key(session_id)
+        self.r.hset(key, mapping={"user": user_id, "csrf": csrf})
+        self.r.expire(key, SESSION_TTL_SECONDS)
+        return session_id, csrf
+
+    def lookup(self, session_id: str | None) -> dict | None:
+        """{"user", "csrf"} of a live session, or None."""
+        if not session_id or len(session_id) > 200:
+            return None
+        rec = self.r.hgetall(session_key(session_id))
+        if not rec.get("user"):
+            return None
+        return {"user": rec["user"], "csrf": rec.get("csrf", "")}
+
+    def end(self, session_id: str | None) -> None:
+        """Sign out: forget the session."""
+        if session_id and len(session_id) <= 200:
+            self.r.delete(session_key(session_id))

@@ -1,0 +1,91 @@
+"""Turn deadlines: an RQ job scheduled when a player's turn starts times the turn out if still waiting."""
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta, timezone
+
+from domain.engine import RuleViolation
+from domain.engine import platform_events as pe
+from domain.engine.aggregate import new_event
+
+from .context import wiring
+
+log = logging.getLogger("turnstream.deadlines")
+QUEUE = "default"
+JOB = "workers.deadlines.turn_deadline"
+
+
+def parse_time(iso: str) -> datetime:
+    """An ISO-8601 UTC timestamp as an aware datetime."""
+    return datetime.fromisoformat(iso.replace("Z", "+00:00")).astimezone(timezone.utc)
+
+
+def deadline_job_id(match_id: str, player: str, since: str) -> str:
+    """The unique job id of one turn's deadline (safe to schedule twice)."""
+    stamp = int(parse_time(since).timestamp() * 1000)
+    return f"deadline-{match_id}-{player}-{stamp}"
+
+
+def new_turns(prev: dict | None, row: dict) -> dict:
+    """{player: waiting_since} for the players whose turn started in this change."""
+    before = (prev or {}).get("waiting", {})
+    return {p: since for p, since in row.get("waiting", {}).items() if before.get(p) != since}
+
+
+def schedule(changes: list) -> list:
+    """Schedule a deadline job for every turn that started in these changes; return the job ids."""
+    from rq.exceptions import DuplicateJobError
+
+    from .followups import queue
+
+    w = wiring()
+    scheduled = []
+    for prev, row in changes:
+        turns = new_turns(prev, row) if row.get("status") == "active" else {}
+        if not turns:
+            continue
+        hours = w.matches.load(row["id"]).turn_deadline_hours
+        if not hours:
+            continue
+        q = queue(QUEUE)
+        for player, since in turns.items():
+            job_id = deadline_job_id(row["id"], player, since)
+            at = parse_time(since) + timedelta(hours=hours)
+            try:
+                q.enqueue_at(at, JOB, row["id"], player, since, job_id=job_id, unique=True,
+                             result_ttl=3600, failure_ttl=7 * 24 * 3600)
+            except DuplicateJobError:
+                continue
+            scheduled.append(job_id)
+    return scheduled
+
+
+def still_waiting(w, match_id: str, player: str, since: str) -> bool:
+    """True when the read model still shows `player` waiting since `since` (the same turn)."""
+    rows = w.read_models.rows([match_id])
+    return bool(rows) and rows[0].get("waiting", {}).get(player) == since
+
+
+def turn_deadline(match_id: str, player: str, since: str) -> str:
+    """The deadline of `player`'s turn that began at `since` passed: append turn_timed_out and the
+    game's on_timeout events unless the turn is over; return what happened."""
+    w = wiring()
+    if not still_waiting(w, match_id, player, since):
+        return "moved_on"
+
+    def decide(match, rng):
+        if player not in match.active_players():
+            raise RuleViolation("platform:deadline.moved-on", "the player is no longer to move")
+        events = [new_event(pe.TURN_TIMED_OUT, pe.PLATFORM, player=player)]
+        for ev in match.game.on_timeout(match.game_state, player, rng):
+            events.append(new_event(ev["type"], pe.GAME, **ev["data"]))
+        return events
+
+    from service.errors import ApiError
+    try:
+        answer = w.matches.execute(match_id, None, decide, command_id=f"deadline:{player}:{since}")
+    except ApiError as exc:
+        log.info("deadline of %s in %s not applied: %s", player, match_id, exc.message)
+        return "moved_on"
+    log.info("turn of %s in %s timed out at version %s", player, match_id, answer["version"])
+    return "timed_out"

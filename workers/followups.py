@@ -1,0 +1,38 @@
+"""What follows a projection batch: schedule turn deadlines and send notifications for the changed rows."""
+from __future__ import annotations
+
+import logging
+
+from redis.exceptions import RedisError
+
+log = logging.getLogger("turnstream.worker")
+_QUEUE_CONNECTIONS: dict = {}
+
+
+def queue(name: str):
+    """An RQ queue on the worker's queue Redis (one connection pool per process)."""
+    from rq import Queue
+
+    from service.connections import make_queue_redis
+
+    from .context import wiring
+
+    settings = wiring().settings
+    conn = _QUEUE_CONNECTIONS.get(settings.queue_url)
+    if conn is None:
+        conn = _QUEUE_CONNECTIONS[settings.queue_url] = make_queue_redis(settings)
+    return Queue(name, connection=conn)
+
+
+def after_projection(changes: list) -> None:
+    """Hand the projection's [(previous row, row)] changes to the deadline and notification jobs."""
+    if not changes:
+        return
+    from . import deadlines, notifications
+    for follow_up in (deadlines.schedule, notifications.notify):
+        try:
+            follow_up(changes)
+        except RedisError as exc:
+            log.warning("%s: Redis unavailable (%s)", follow_up.__module__, exc)
+        except Exception:  # one follow-up's bug must not stop the projections or the other follow-up
+            log.exception("%s failed", follow_up.__module__)

@@ -1,0 +1,93 @@
+"""Webhook notifications ("your turn", "match finished", "dispute opened"): HMAC-signed, retried, sent once."""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import urllib.request
+
+from domain.engine import platform_events as pe
+
+from .context import wiring
+
+log = logging.getLogger("turnstream.notifications")
+QUEUE = "notifications"
+JOB = "workers.notifications.deliver"
+SIGNATURE_HEADER = "X-Turnstream-Signature"
+SENT_TTL_SECONDS = 30 * 24 * 3600
+RETRY_INTERVALS = [1, 2, 4, 8, 16]
+TIMEOUT_SECONDS = 5
+
+
+def sent_key(user_id: str, match_id: str, version: int, kind: str) -> str:
+    """The Redis key that marks one notification as handed to the queue (SET NX)."""
+    return f"ts:notified:{user_id}:{match_id}:{version}:{kind}"
+
+
+def signature(secret: str, body: bytes) -> str:
+    """The signature header value: sha256=<hex HMAC-SHA256 of the body>."""
+    return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+
+
+def notices(match, prev: dict | None, row: dict, public_url: str) -> list:
+    """The (user, notice) pairs one projection change calls for."""
+    base = {"match": row["id"], "game": row["game"], "url": f"{public_url.rstrip('/')}/matches/{row['id']}"}
+    out = []
+    before = (prev or {}).get("waiting", {})
+    for player, since in row.get("waiting", {}).items():
+        if before.get(player) != since:
+            out.append((player, {**base, "kind": "your_turn", "version": row["version"], "waiting_since": since}))
+    if row["status"] == "finished" and (prev or {}).get("status") != "finished":
+        for player in row["players"]:
+            out.append((player, {**base, "kind": "match_finished", "version": row["version"],
+                                 "result": row.get("result")}))
+    seen = (prev or {}).get("version", 0)
+    for env in match.envelopes:
+        if env["version"] > seen and env["type"] == pe.DISPUTE_OPENED:
+            d = env["data"]
+            for player in match.players:
+                if player != d.get("by"):
+                    out.append((player, {**base, "kind": "dispute_opened", "version": env["version"],
+                                         "dispute": {"id": d.get("dispute"), "version": d.get("version"),
+                                                     "reason": d.get("reason"), "by": d.get("by")}}))
+    return out
+
+
+def notify(changes: list) -> list:
+    """Enqueue one delivery per (user, match, version, kind) for users with a webhook; return the keys."""
+    from rq import Retry
+
+    from .followups import queue
+
+    w = wiring()
+    enqueued = []
+    for prev, row in changes:
+        match = w.matches.load(row["id"])
+        for user_id, notice in notices(match, prev, row, w.settings.public_url):
+            user = w.users.get(user_id)
+            if not user or not user.get("webhook"):
+                continue
+            key = sent_key(user_id, row["id"], notice["version"], notice["kind"])
+            if not w.redis.set(key, "1", nx=True, ex=SENT_TTL_SECONDS):
+                continue
+            notice = {**notice, "user": user_id, "id": f"{user_id}:{row['id']}:{notice['version']}:{notice['kind']}"}
+            queue(QUEUE).enqueue(JOB, user_id, notice, retry=Retry(max=5, interval=RETRY_INTERVALS),
+                                 result_ttl=3600, failure_ttl=7 * 24 * 3600)
+            enqueued.append(key)
+    return enqueued
+
+
+def deliver(user_id: str, notice: dict) -> int:
+    """POST the notice as signed JSON to the user's current webhook; raise on failure so RQ retries."""
+    w = wiring()
+    user = w.users.get(user_id)
+    if not user or not user.get("webhook"):
+        return 0
+    body = json.dumps(notice, sort_keys=True, separators=(",", ":")).encode()
+    request = urllib.request.Request(user["webhook"], data=body, method="POST", headers={
+        "Content-Type": "application/json", "User-Agent": "turnstream-webhook/1",
+        "X-Turnstream-Event": notice["kind"], SIGNATURE_HEADER: signature(w.settings.webhook_secret, body)})
+    with urllib.request.urlopen(request, timeout=TIMEOUT_SECONDS) as response:
+        log.info("webhook %s for %s: HTTP %s", notice["kind"], user_id, response.status)
+        return response.status
