@@ -104,6 +104,19 @@ def _query(schema) -> list:
             for n, f in schema().fields.items()]
 
 
+def _stream_op(mid: dict) -> dict:
+    """GET /api/matches/{id}/stream: Server-Sent Events, the only endpoint taking ?token=."""
+    op = _op("live events (Server-Sent Events, id = version; Last-Event-ID resumes)", errors=(400, 401, 404),
+             params=[mid, {"name": "token", "in": "query", "required": False, "schema": {"type": "string"}},
+                     {"name": "last_event_id", "in": "query", "required": False,
+                      "schema": {"type": "integer", "minimum": 0}},
+                     {"name": "Last-Event-ID", "in": "header", "required": False,
+                      "schema": {"type": "integer", "minimum": 0}}])
+    op["responses"]["200"] = {"description": "an event stream",
+                              "content": {"text/event-stream": {"schema": {"type": "string"}}}}
+    return op
+
+
 def build_document(games: dict) -> dict:
     """The whole OpenAPI document, with each game's option and command schemas as components."""
     mid = _path_param("match_id")
@@ -136,6 +149,7 @@ def build_document(games: dict) -> dict:
                                                          params=[mid], errors=(400, 401, 403, 404, 409, 422))},
         "/api/matches/{match_id}/events": {"get": _op("events after a version", params=[mid] + _query(schemas.EventsQuery),
                                                       errors=(400, 401, 404))},
+        "/api/matches/{match_id}/stream": {"get": _stream_op(mid)},
         "/api/matches/{match_id}/replay": {"get": _op("the view at a version", params=[mid] + _query(schemas.ReplayQuery),
                                                       errors=(400, 401, 404))},
         "/api/matches/{match_id}/audit": {"get": _op("verify the hash chain and randomness", params=[mid], errors=(404,))},
