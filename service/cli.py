@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -26,7 +27,8 @@ def cmd_web(args) -> int:
     server = make_server(args.host, args.port, app, threaded=True)
     logging.getLogger("turnstream").info("web listening on http://%s:%d", args.host, args.port)
     print(f"turnstream web: http://{args.host}:{args.port}", flush=True)
-    signal.signal(signal.SIGTERM, lambda *_: server.shutdown())
+    # shutdown() waits for serve_forever(), which runs in this very thread: call it from another one
+    signal.signal(signal.SIGTERM, lambda *_: threading.Thread(target=server.shutdown, daemon=True).start())
     with contextlib.suppress(KeyboardInterrupt):
         server.serve_forever()
     return 0
