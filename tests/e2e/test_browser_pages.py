@@ -210,3 +210,21 @@ def test_each_games_page_draws_its_board(browser, base):
     (ARTIFACTS / "boards-drawn.txt").write_text("\n".join(drawn) + "\n")
     assert "uchronia" in drawn
     host.context.close()
+
+
+def test_the_lobby_lists_your_move_first(duel, base):
+    ann, bob, url = duel
+    match_id = url.rsplit("/", 1)[1]
+    waiting = [p for p in (ann, bob) if p.page.locator("[data-your-turn]").count()]
+    assert waiting, "someone must move in the running match"
+    page = waiting[0].page
+    ends = time.monotonic() + 5
+    page.goto(base + "/")
+    while not page.locator(f"#your-move [data-inbox-match='{match_id}']").count():
+        assert time.monotonic() < ends, "the inbox projection did not list the match"
+        time.sleep(0.2)
+        page.goto(base + "/")
+    sections = page.eval_on_selector_all("main > section", "els => els.map(e => e.id)")
+    assert sections.index("your-move") < sections.index("my-matches") < sections.index("open-matches")
+    page.screenshot(path=str(ARTIFACTS / "lobby.png"), full_page=True)
+    page.goto(url)

@@ -1,0 +1,32 @@
+"""A real web server and worker: a passed turn deadline appends turn_timed_out and the game's default move."""
+from __future__ import annotations
+
+import time
+
+from tests.e2e.processes import Api, service
+
+
+def test_the_worker_times_out_a_waiting_player(redis_url, tmp_path):
+    import redis
+    redis.Redis.from_url(redis_url).flushdb()
+    with service(redis_url, tmp_path) as base:
+        _, ann = Api(base).post("/api/users", {"name": "ann"})
+        _, bob = Api(base).post("/api/users", {"name": "bob"})
+        status, match = Api(base, ann["token"]).post("/api/matches", {
+            "game": "uchronia", "players": [ann["id"], bob["id"]], "turn_deadline_hours": 0.001})
+        assert status == 201
+        mid, started = match["id"], match["version"]
+        bob_api = Api(base, bob["token"])
+        status, legal = bob_api.get(f"/api/matches/{mid}/legal")
+        assert status == 200 and legal["commands"]
+        assert bob_api.post(f"/api/matches/{mid}/commands", legal["commands"][0])[0] == 201
+        deadline = time.monotonic() + 15
+        timed_out = []
+        while time.monotonic() < deadline and not timed_out:
+            time.sleep(0.2)
+            events = Api(base, ann["token"]).get(f"/api/matches/{mid}/events?after={started}")[1]["events"]
+            timed_out = [e for e in events if e["type"] == "turn_timed_out"]
+        assert [e["data"]["player"] for e in timed_out] == [ann["id"]], "only the player who did not move"
+        after = [e for e in events if e["version"] > timed_out[0]["version"]]
+        assert after and after[0]["scope"] == "game" and after[0]["actor"] is None
+        assert after[0]["type"] == "card_discarded_to_forum" and after[0]["data"]["player"] == ann["id"]

@@ -1,0 +1,115 @@
+"""GET /api/matches/<id>/stream on a real Redis: ids are versions, Last-Event-ID resumes, per-viewer
+redaction, keep-alives, a bounded lifetime, and `?token=` accepted on this endpoint only."""
+from __future__ import annotations
+
+import dataclasses
+import json
+import threading
+import time
+
+import pytest
+
+LIFETIME = 0.7
+
+
+@pytest.fixture
+def sse(settings, redis_client, games):
+    """A test client whose streams end after LIFETIME seconds, plus a dice-race match of ann and bob."""
+    from service import create_app
+    from service.wiring import build
+    from workers import context
+    w = build(dataclasses.replace(settings, extra={"stream_lifetime_seconds": LIFETIME}), games=games,
+              start_trigger=False)
+    context.use(w)
+    client = create_app(wiring=w).test_client()
+    users = {name: client.post("/api/users", json={"name": name}).get_json() for name in ("ann", "bob", "eve")}
+    headers = {n: {"Authorization": f"Bearer {u['token']}"} for n, u in users.items()}
+    mid = client.post("/api/matches", json={"game": "dice-race", "players": [users["ann"]["id"], users["bob"]["id"]]},
+                      headers=headers["ann"]).get_json()["id"]
+    yield client, users, headers, mid
+    context.use(None)
+
+
+def messages(raw: str) -> list:
+    """The SSE messages of a body: [{"id", "data"} or {"comment"}]."""
+    out = []
+    for block in raw.split("\n\n"):
+        if not block.strip():
+            continue
+        msg = {}
+        for line in block.split("\n"):
+            if line.startswith(":"):
+                msg.setdefault("comment", line[1:].strip())
+            elif line.startswith("id: "):
+                msg["id"] = int(line[4:])
+            elif line.startswith("data: "):
+                msg["data"] = json.loads(line[6:])
+        out.append(msg)
+    return out
+
+
+def read_all(response) -> str:
+    """Consume a streamed response to its end."""
+    return b"".join(response.response).decode()
+
+
+def test_ids_are_versions_and_last_event_id_resumes(sse):
+    client, users, headers, mid = sse
+    version = client.get(f"/api/matches/{mid}").get_json()["version"]
+    started = time.monotonic()
+    resp = client.get(f"/api/matches/{mid}/stream", headers={"Last-Event-ID": "1", **headers["ann"]}, buffered=False)
+    assert resp.status_code == 200 and resp.mimetype == "text/event-stream"
+    events = [m for m in messages(read_all(resp)) if "id" in m]
+    assert time.monotonic() - started < LIFETIME + 2, "the stream ends after its lifetime"
+    assert [m["id"] for m in events] == list(range(2, version + 1))
+    assert all(m["data"]["version"] == m["id"] for m in events)
+    again = client.get(f"/api/matches/{mid}/stream?last_event_id={version - 1}", buffered=False)
+    assert [m["id"] for m in messages(read_all(again)) if "id" in m] == [version]
+
+
+def test_a_new_event_arrives_live_and_idle_streams_get_keep_alives(sse):
+    client, users, headers, mid = sse
+    resp = client.get(f"/api/matches/{mid}/stream?token={users['bob']['token']}", buffered=False)
+    timer = threading.Timer(0.2, lambda: client.post(f"/api/matches/{mid}/commands", json={"type": "draw"},
+                                                     headers=headers["ann"]))
+    timer.start()
+    body = read_all(resp)
+    timer.join()
+    parsed = messages(body)
+    live = [m for m in parsed if "id" in m]
+    assert [m["data"]["type"] for m in live] == ["card_drawn"]
+    assert live[0]["data"]["data"]["card"] is None, "bob may not see ann's card"
+    assert any("comment" in m for m in parsed)
+
+
+def test_each_viewer_gets_their_own_redaction(sse):
+    client, users, headers, mid = sse
+    assert client.post(f"/api/matches/{mid}/commands", json={"type": "draw"}, headers=headers["ann"]).status_code == 201
+    version = client.get(f"/api/matches/{mid}").get_json()["version"]
+    seen = {}
+    for who, query in (("ann", f"token={users['ann']['token']}"), ("bob", f"token={users['bob']['token']}"),
+                       ("eve", f"token={users['eve']['token']}"), ("spectator", "")):
+        resp = client.get(f"/api/matches/{mid}/stream?last_event_id={version - 1}&{query}", buffered=False)
+        (msg,) = [m for m in messages(read_all(resp)) if "id" in m]
+        seen[who] = msg["data"]["data"]["card"]
+    assert isinstance(seen["ann"], int)
+    assert seen["bob"] is None and seen["eve"] is None and seen["spectator"] is None
+
+
+def test_token_query_parameter_works_only_on_the_stream(sse):
+    client, users, headers, mid = sse
+    token = users["ann"]["token"]
+    assert client.get(f"/api/users/me?token={token}").status_code == 401
+    assert client.get(f"/api/matches/{mid}/legal?token={token}").status_code == 401
+    assert client.get(f"/api/matches/{mid}/state?token={token}").get_json()["view"]["hands"][users["ann"]["id"]] == 0
+    bad = client.get(f"/api/matches/{mid}/stream?token=not-a-token")
+    assert bad.status_code == 401 and bad.get_json()["error"]["code"] == "unauthorized"
+
+
+def test_bad_requests_are_clear_json_errors(sse):
+    client, users, headers, mid = sse
+    for value in ("abc", "-1"):
+        resp = client.get(f"/api/matches/{mid}/stream", headers={"Last-Event-ID": value})
+        assert resp.status_code == 400 and resp.get_json()["error"]["code"] == "invalid_query"
+    missing = client.get("/api/matches/m_0000000000000000/stream")
+    assert missing.status_code == 404 and missing.get_json()["error"]["code"] == "not_found"

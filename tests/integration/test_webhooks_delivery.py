@@ -1,0 +1,162 @@
+"""Webhook notifications to a receiver on loopback: "your turn", "match finished", "dispute opened",
+HMAC-signed, sent once per (user, match, version, kind), retried with backoff by a real worker."""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from rq import Queue, SimpleWorker
+from rq.job import Job
+from rq.registry import FinishedJobRegistry
+
+from service.connections import make_queue_redis
+from tests.conftest import drain_projections
+from tests.e2e.processes import Api, service
+from workers.notifications import QUEUE, SIGNATURE_HEADER, notices, notify
+
+
+class Receiver:
+    """An HTTP server on 127.0.0.1 that records POSTs and answers from a script of statuses (then 200)."""
+
+    def __init__(self, statuses=()):
+        self.calls = []
+        self.statuses = list(statuses)
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                receiver.calls.append({"at": time.monotonic(), "body": body, "headers": dict(self.headers)})
+                status = receiver.statuses.pop(0) if receiver.statuses else 200
+                self.send_response(status)
+                self.end_headers()
+
+            def log_message(self, *args):
+                return
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_port}/hook"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def notices(self) -> list:
+        """The JSON bodies received."""
+        return [json.loads(c["body"]) for c in self.calls]
+
+    def close(self):
+        """Stop serving."""
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def receiver():
+    """A loopback receiver that accepts everything."""
+    r = Receiver()
+    yield r
+    r.close()
+
+
+def valid_signature(call, secret: str) -> bool:
+    """True when the call's signature header is the HMAC-SHA256 of its body."""
+    expected = "sha256=" + hmac.new(secret.encode(), call["body"], hashlib.sha256).hexdigest()
+    return hmac.compare_digest(call["headers"][SIGNATURE_HEADER], expected)
+
+
+def deliver_all(wiring):
+    """Run the queued notification jobs in this process."""
+    conn = make_queue_redis(wiring.settings)
+    SimpleWorker([Queue(QUEUE, connection=conn)], connection=conn).work(burst=True, logging_level="WARNING")
+
+
+def hooked_user(client, make_user, name, url):
+    """A user with a webhook registered through the API."""
+    uid, headers = make_user(name)
+    assert client.put("/api/users/me/webhook", json={"url": url}, headers=headers).status_code == 200
+    return uid, headers
+
+
+def test_your_turn_is_signed_and_sent_once(wiring, client, make_user, receiver):
+    ann, ha = hooked_user(client, make_user, "ann", receiver.url)
+    bob, _hb = make_user("bob")
+    mid = client.post("/api/matches", json={"game": "dice-race", "players": [ann, bob]}, headers=ha).get_json()["id"]
+    drain_projections(wiring)
+    deliver_all(wiring)
+    assert [(n["kind"], n["user"], n["match"]) for n in receiver.notices()] == [("your_turn", ann, mid)]
+    call = receiver.calls[0]
+    assert valid_signature(call, wiring.settings.webhook_secret)
+    assert call["headers"]["Content-Type"] == "application/json"
+    assert receiver.notices()[0]["url"].endswith(f"/matches/{mid}")
+    row = wiring.read_models.rows([mid])[0]
+    assert notify([(None, row)]) == [], "the same (user, match, version, kind) is never enqueued twice"
+    deliver_all(wiring)
+    assert len(receiver.calls) == 1
+
+
+def test_finished_and_dispute_notices_reach_the_right_players(wiring, client, make_user, receiver):
+    ann, ha = hooked_user(client, make_user, "ann", receiver.url)
+    bob, hb = hooked_user(client, make_user, "bob", receiver.url)
+    race = client.post("/api/matches", json={"game": "dice-race", "players": [ann, bob], "options": {"target": 1}},
+                       headers=ha).get_json()["id"]
+    duel = client.post("/api/matches", json={"game": "dice-race", "players": [ann, bob]}, headers=ha).get_json()["id"]
+    drain_projections(wiring)
+    assert client.post(f"/api/matches/{race}/commands", json={"type": "roll"}, headers=ha).status_code == 201
+    noted = client.post(f"/api/matches/{duel}/commands", json={"type": "note", "payload": {"text": "hm"}},
+                        headers=ha).get_json()["version"]
+    resp = client.post(f"/api/matches/{duel}/disputes", json={"version": noted, "reason": "misclick"}, headers=hb)
+    assert resp.status_code == 201, resp.get_json()
+    drain_projections(wiring)
+    deliver_all(wiring)
+    got = {(n["kind"], n["user"], n["match"]) for n in receiver.notices()}
+    assert {("match_finished", ann, race), ("match_finished", bob, race), ("dispute_opened", ann, duel)} <= got
+    assert ("dispute_opened", bob, duel) not in got, "the disputer is not notified of their own dispute"
+    finished = next(n for n in receiver.notices() if n["kind"] == "match_finished")
+    assert finished["result"]["winners"] == [ann]
+    dispute = next(n for n in receiver.notices() if n["kind"] == "dispute_opened")
+    assert dispute["dispute"]["reason"] == "misclick" and dispute["dispute"]["by"] == bob
+    assert all(valid_signature(c, wiring.settings.webhook_secret) for c in receiver.calls)
+
+
+def test_users_without_a_webhook_get_nothing(wiring, client, make_user):
+    ann, ha = make_user("ann")
+    bob, _ = make_user("bob")
+    mid = client.post("/api/matches", json={"game": "dice-race", "players": [ann, bob]}, headers=ha).get_json()["id"]
+    match = wiring.matches.load(mid)
+    drain_projections(wiring)
+    row = wiring.read_models.rows([mid])[0]
+    assert [(u, n["kind"]) for u, n in notices(match, None, row, "http://x")] == [(ann, "your_turn")]
+    assert notify([(None, row)]) == []
+
+
+def test_a_real_worker_retries_a_failed_delivery_with_backoff(redis_url, tmp_path):
+    import redis
+    redis.Redis.from_url(redis_url).flushdb()
+    flaky = Receiver(statuses=[500])
+    try:
+        with service(redis_url, tmp_path) as base:
+            _, ann = Api(base).post("/api/users", {"name": "ann"})
+            _, bob = Api(base).post("/api/users", {"name": "bob"})
+            bob_api = Api(base, bob["token"])
+            assert bob_api.call("PUT", "/api/users/me/webhook", {"url": flaky.url})[0] == 200
+            status, match = Api(base, ann["token"]).post("/api/matches", {"game": "uchronia",
+                                                                          "players": [ann["id"], bob["id"]]})
+            assert status == 201
+            deadline = time.monotonic() + 20
+            while len(flaky.calls) < 2 and time.monotonic() < deadline:
+                time.sleep(0.1)
+            time.sleep(1.0)
+        assert len(flaky.calls) == 2, "one failed attempt, one retry, nothing more"
+        first, second = flaky.notices()
+        assert first == second and first["kind"] == "your_turn" and first["match"] == match["id"]
+        assert second["user"] == bob["id"]
+        conn = redis.Redis.from_url(redis_url)
+        (job,) = [Job.fetch(j, connection=conn) for j in
+                  FinishedJobRegistry(queue=Queue(QUEUE, connection=conn)).get_job_ids()]
+        assert job.retry_intervals == [1, 2, 4, 8, 16] and job.retries_left == 4, "retried once, with backoff"
+        assert all(valid_signature(c, "turnstream-dev-webhook-secret") for c in flaky.calls)
+    finally:
+        flaky.close()
