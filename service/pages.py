@@ -1,7 +1,6 @@
 """The play-by-web pages: the lobby, the match page, and the cookie+CSRF endpoints its script calls."""
 from __future__ import annotations
 
-import json
 import re
 
 from flask import Blueprint, current_app, g, jsonify, make_response, redirect, render_template, request
@@ -188,10 +187,17 @@ def new_match():
             seats = _int_field(request.form.get("seats", ""), "seats")
             match = w.matches.create(user["id"], game.id, options, seats=seats, turn_deadline_hours=deadline)
     except ValidationError as exc:
-        return lobby("invalid options: " + json.dumps(exc.messages), 400)
+        return lobby("invalid options: " + field_errors(exc.messages), 400)
     except ApiError as exc:
         return lobby(exc.message, exc.status)
     return redirect(f"/matches/{match.id}", 303)
+
+
+def field_errors(messages) -> str:
+    """Marshmallow field errors as one readable line ("max rounds: Must be at most 60.")."""
+    if not isinstance(messages, dict):
+        return " ".join(map(str, messages)) if isinstance(messages, list) else str(messages)
+    return "; ".join(f"{key.replace('_', ' ')}: {field_errors(value)}" for key, value in messages.items())
 
 
 def _int_field(raw: str, name: str) -> int:
