@@ -1,5 +1,6 @@
 -- turnstream: append a command's events to a match, atomically. Checks first, then writes.
 -- KEYS: 1 stream, 2 meta, 3 cmds, 4 partition log, 5 secret
+-- A stale expected version answers {'conflict', current, the JSON events after the expected version...}.
 -- ARGV: 1 expected version, 2 command id ('' = none), 3 stored answer (JSON), 4 head before,
 --       5 head after, 6 status after, 7 match id, 8 game id, 9 secret ('' unless creating),
 --       10.. one JSON envelope per event, in version order
@@ -9,7 +10,15 @@ if ARGV[2] ~= '' then
   if answer then return {'dup', answer} end
 end
 local current = tonumber(redis.call('HGET', KEYS[2], 'version') or '0')
-if current ~= expected then return {'conflict', tostring(current)} end
+if current ~= expected then
+  local reply = {'conflict', tostring(current)}
+  if current > expected then
+    for _, entry in ipairs(redis.call('XRANGE', KEYS[1], '0-' .. (expected + 1), '+')) do
+      reply[#reply + 1] = entry[2][2]
+    end
+  end
+  return reply
+end
 if current > 0 and redis.call('HGET', KEYS[2], 'head') ~= ARGV[4] then
   return {'conflict', tostring(current)}
 end

@@ -1,6 +1,8 @@
 """The command handler: loads a match (cache + one XRANGE), decides, appends in one Lua call."""
 from __future__ import annotations
 
+import hashlib
+import pickle
 import secrets
 import threading
 from collections import OrderedDict
@@ -10,7 +12,7 @@ from marshmallow import ValidationError
 
 from domain.engine import HmacRng, RuleViolation
 from domain.engine import aggregate as agg
-from domain.engine.hashing import event_hash
+from domain.engine.hashing import canonical_json
 from domain.engine.rng import commitment
 
 from .errors import ApiError, from_violation, not_found
@@ -56,6 +58,22 @@ class MatchCache:
         """The lock serialising this process's work on one match."""
         with self._guard:
             return self._locks.setdefault(match_id, threading.Lock())
+
+
+class _Rollback:
+    """What sealing may change in a cached match, kept so a refused optimistic append can be undone."""
+
+    def __init__(self, match: agg.Match):
+        self.fields = dict(match.__dict__)
+        self.lengths = (len(match.envelopes), len(match.effective))
+        self.blob = pickle.dumps((match.game_state, match.players, match.disputes), pickle.HIGHEST_PROTOCOL)
+
+    def restore(self, match: agg.Match) -> None:
+        """Put the match back as it was before sealing."""
+        match.__dict__.update(self.fields)
+        del match.envelopes[self.lengths[0]:]
+        del match.effective[self.lengths[1]:]
+        match.game_state, match.players, match.disputes = pickle.loads(self.blob)
 
 
 class MatchService:
@@ -109,24 +127,34 @@ class MatchService:
 
     # -- appending -----------------------------------------------------------------------------
     def _seal(self, match: agg.Match, pending: list, actor: str | None, command_id: str | None,
-              draws: list) -> list:
-        """Number, stamp and hash pending events, applying each to `match` as it goes."""
+              draws: list, encoded: list | None = None) -> list:
+        """Number, stamp and hash pending events, applying each to `match` as it goes; with `encoded`,
+        also collect each envelope's stored JSON (made from the same canonical JSON the hash covers)."""
         at = self.clock()
         sealed = []
         for i, ev in enumerate(pending):
+            prev = match.head
             env = {"version": match.version + 1, "type": ev["type"], "scope": ev["scope"], "actor": actor,
                    "at": at, "data": ev["data"], "rng": draws if (i == 0 and draws) else None,
-                   "cmd": command_id, "prev": match.head}
-            env["hash"] = event_hash(match.head, env)
+                   "cmd": command_id}
+            body = canonical_json(env)
+            env["prev"] = prev
+            env["hash"] = hashlib.sha256((prev + body).encode()).hexdigest()
+            if encoded is not None:
+                encoded.append(f'{{"prev":"{prev}","hash":"{env["hash"]}",{body[1:]}')
             match.apply(env, self.games)
             sealed.append(env)
         return sealed
 
     def _append(self, match: agg.Match, expected: int, head_before: str, sealed: list,
                 command_id: str | None, answer: dict | None, secret: str = ""):
-        """Write sealed events; on a lost race forget the cache and answer the conflict."""
-        res = self.store.append(match.id, match.game_id, expected, sealed, head_before, match.head,
-                                match.status, command_id or "", answer, secret)
+        """Write sealed events; on a lost race (or an unknown outcome) forget the cache and answer the conflict."""
+        try:
+            res = self.store.append(match.id, match.game_id, expected, sealed, head_before, match.head,
+                                    match.status, command_id or "", answer, secret)
+        except Exception:
+            self.cache.evict(match.id)
+            raise
         if res.status == "ok":
             self.notify(self.store.keys.partition(match.id))
             return None
@@ -193,29 +221,71 @@ class MatchService:
         """Run `decide(match, rng) -> pending events` on the caught-up match and append its events
         (plus match_finished/seed_revealed when the game ends), all in one Lua call. RuleViolations
         become 409/422 ApiErrors; a known command id returns its stored answer. The answer is
-        {"version", "events"} with the events redacted for `actor`."""
+        {"version", "events"} with the events redacted for `actor`.
+
+        A cached match is tried first without reading: the append itself checks the version and the
+        command id, so a fresh cache costs one round trip. A stale cache costs two, as without a cache:
+        the conflict answer carries the missing events, and the command is decided again on them."""
         command_id = f"{actor}:{command_id}" if command_id else None
         with self.cache.lock(match_id):
+            cached = self.cache.get(match_id)
+            if cached is not None:
+                answer = self._decide_and_append(cached[0], cached[1], actor, decide, command_id, optimistic=True)
+                if answer is not None:
+                    return answer
             match, secret, stored = self._catch_up(match_id, command_id)
             if stored is not None:
                 return stored
-            rng = HmacRng(bytes.fromhex(secret), match_id, match.draws)
-            try:
-                pending = decide(match, rng)
-            except RuleViolation as exc:
-                raise from_violation(exc, match.game_id) from None
-            expected, head = match.version, match.head
-            try:
-                sealed = self._seal(match, pending, actor, command_id, rng.draws)
-                if match.status == "active" and match.game_state is not None:
-                    sealed += self._seal(match, agg.finish_events(match.game, match.game_state, secret), None,
-                                         command_id, [])
-            except Exception:
-                self.cache.evict(match.id)
-                raise
-            answer = {"version": match.version, "events": [match.redact(env, actor) for env in sealed]}
-            stored = self._append(match, expected, head, sealed, command_id, answer)
+            return self._decide_and_append(match, secret, actor, decide, command_id, optimistic=False)
+
+    def _decide_and_append(self, match: agg.Match, secret: str, actor: str | None, decide, command_id: str | None,
+                           optimistic: bool) -> dict | None:
+        """Decide on `match`, seal and append. Optimistic (the cache may be stale): None when the caller
+        must read first (decide refused), and a stale version is caught up from the conflict answer."""
+        rng = HmacRng(bytes.fromhex(secret), match.id, match.draws)
+        try:
+            pending = decide(match, rng)
+        except RuleViolation as exc:
+            if optimistic:
+                return None
+            raise from_violation(exc, match.game_id) from None
+        except ApiError:
+            if optimistic:
+                return None
+            raise
+        expected, head = match.version, match.head
+        saved = _Rollback(match) if optimistic else None
+        encoded: list = []
+        try:
+            sealed = self._seal(match, pending, actor, command_id, rng.draws, encoded)
+            if match.status == "active" and match.game_state is not None:
+                sealed += self._seal(match, agg.finish_events(match.game, match.game_state, secret), None,
+                                     command_id, [], encoded)
+        except Exception:
+            self.cache.evict(match.id)
+            raise
+        answer = {"version": match.version, "events": [match.redact(env, actor) for env in sealed]}
+        if not optimistic:
+            stored = self._append(match, expected, head, encoded, command_id, answer)
             return stored if stored is not None else answer
+        try:
+            res = self.store.append(match.id, match.game_id, expected, encoded, head, match.head, match.status,
+                                    command_id or "", answer)
+        except Exception:
+            self.cache.evict(match.id)  # the outcome is unknown: the next command reads the store
+            raise
+        if res.status == "ok":
+            self.notify(self.store.keys.partition(match.id))
+            return answer
+        saved.restore(match)
+        if res.status == "dup":
+            return res.answer
+        missing = res.envelopes or []
+        if not missing or len(missing) != res.version - expected or missing[0]["prev"] != match.head:
+            self.cache.evict(match.id)  # diverged or ahead of the store: reload from scratch
+            return None
+        agg.fold(match.id, missing, self.games, into=match)
+        return self._decide_and_append(match, secret, actor, decide, command_id, optimistic=False)
 
     @staticmethod
     def validate_payload(game, type_: str, payload) -> dict:

@@ -22,6 +22,7 @@ class AppendResult:
     status: str
     version: int = 0
     answer: dict | None = None
+    envelopes: list | None = None  # on a stale-version conflict: the events after the expected version
 
 
 @dataclass
@@ -45,15 +46,18 @@ class EventStore:
     def append(self, match_id: str, game_id: str, expected: int, envelopes: list, head_before: str,
                head_after: str, status: str, command_id: str = "", answer: dict | None = None,
                secret: str = "") -> AppendResult:
-        """Append envelopes if the match is at `expected` and `command_id` is new; all or nothing."""
+        """Append envelopes (dicts, or their JSON already encoded) if the match is at `expected` and
+        `command_id` is new; all or nothing."""
         args = [expected, command_id or "", dumps(answer) if answer is not None else "", head_before,
-                head_after, status, match_id, game_id, secret] + [dumps(e) for e in envelopes]
-        kind, value = self._append(keys=self.keys.match_keys(match_id), args=args)
+                head_after, status, match_id, game_id, secret]
+        args += [e if isinstance(e, str) else dumps(e) for e in envelopes]
+        reply = self._append(keys=self.keys.match_keys(match_id), args=args)
+        kind, value = reply[0], reply[1]
         if kind == "ok":
             return AppendResult("ok", int(value))
         if kind == "dup":
             return AppendResult("dup", answer=json.loads(value))
-        return AppendResult("conflict", int(value))
+        return AppendResult("conflict", int(value), envelopes=[json.loads(e) for e in reply[2:]])
 
     def read(self, match_id: str, after: int = 0, command_id: str | None = None,
              with_secret: bool = False) -> ReadResult:
