@@ -130,7 +130,7 @@ def live_sections(w, match, viewer) -> dict:
     ctx = {"match": match, "viewer": viewer, "names": names, "active": active,
            "groups": action_groups(commands, names), "command_types": sorted(match.game.command_schemas),
            "log": log_entries(match, viewer, names), "disputes": list(match.disputes.values())}
-    board = render_board(match.game_id, match.view(viewer), viewer)
+    board = render_board(match.game_id, match.view(viewer), viewer, names)
     html = {key: Markup(render_template(f"parts/{key}.html", **ctx)) for key in ("status", "players", "actions", "log",
                                                                          "disputes")}
     html["board"] = board

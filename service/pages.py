@@ -273,7 +273,7 @@ def replay_board(match_id):
     if response.status_code != 200:
         return response
     data = response.get_json()
-    board = render_board(match.game_id, data.get("view") or {}, _viewer(match))
+    board = render_board(match.game_id, data.get("view") or {}, _viewer(match), w.users.names(match.players))
     return jsonify({"version": data.get("version"), "html": str(board)})
 
 

@@ -38,13 +38,21 @@ def has_picture(game_id: str) -> bool:
     return renderer(game_id) is not None
 
 
-def render_board(game_id: str, view, viewer) -> Markup:
+def with_names(svg: str, names: dict | None) -> str:
+    """Show display names instead of user ids in a drawn board (ids are unique random tokens)."""
+    for user_id, name in sorted((names or {}).items(), key=lambda kv: -len(kv[0])):
+        if user_id and name and user_id != name:
+            svg = svg.replace(str(escape(user_id)), str(escape(name)))
+    return svg
+
+
+def render_board(game_id: str, view, viewer, names: dict | None = None) -> Markup:
     """The board of `view` as markup-safe SVG (the escaped JSON view when no renderer exists)."""
     draw = renderer(game_id)
     if draw is None:
         return json_board(view)
     try:
-        return Markup(draw(view, viewer))
+        return Markup(with_names(draw(view, viewer), names))
     except Exception:  # a drawing bug must not hide the match: show the view as text instead
         log.exception("the %s board renderer failed", game_id)
         return json_board(view)
