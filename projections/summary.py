@@ -10,10 +10,28 @@ def match_row(match, updated_at: str) -> dict:
             "created_by": match.created_by, "updated_at": updated_at}
 
 
-def waiting(previous: dict | None, row: dict, at: str) -> dict:
-    """{player: waiting_since} for the players who must act in `row`, keeping earlier start times."""
+def waiting(previous: dict | None, row: dict, at: str, last_acted: dict | None = None) -> dict:
+    """{player: waiting_since} for the players who must act in `row`: an earlier start time is kept
+    unless the player has acted since (then their new turn starts at `at`)."""
     before = (previous or {}).get("waiting", {})
-    return {p: before.get(p, at) for p in row["active_players"]}
+    acted = last_acted or {}
+    out = {}
+    for p in row["active_players"]:
+        since = before.get(p)
+        out[p] = since if since is not None and acted.get(p, "") <= since else at
+    return out
+
+
+def last_actions(envelopes, players, lookback: int = 500) -> dict:
+    """{player: time of their latest event} among the last `lookback` envelopes."""
+    out = {}
+    for env in reversed(envelopes[-lookback:]):
+        actor = env.get("actor")
+        if actor in players and actor not in out:
+            out[actor] = env["at"]
+            if len(out) == len(players):
+                break
+    return out
 
 
 def inbox_changes(previous: dict | None, row: dict) -> tuple[dict, list]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from datetime import datetime
 
-from .summary import inbox_changes, match_row, waiting
+from .summary import inbox_changes, last_actions, match_row, waiting
 
 STATUSES = ("open", "active", "finished")
 
@@ -35,7 +35,7 @@ class ProjectionWriter:
                 continue
             at = match.envelopes[-1]["at"] if match.envelopes else None
             row = match_row(match, at)
-            row["waiting"] = waiting(prev, row, at)
+            row["waiting"] = waiting(prev, row, at, last_actions(match.envelopes, set(match.players)))
             rows.append((prev, row))
         tx = self.r.pipeline(transaction=True)  # per-match rows and the checkpoint share the slot
         for _prev, row in rows:
