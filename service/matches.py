@@ -76,6 +76,14 @@ class _Rollback:
         match.game_state, match.players, match.disputes = pickle.loads(self.blob)
 
 
+def _landed(res, expected: int, match: agg.Match) -> bool:
+    """True when a conflict shows our own sealed events already stored: the append ran, its reply was
+    lost and the client library sent it again (the hash chain proves every event of ours is there)."""
+    count = match.version - expected
+    return (res.status == "conflict" and bool(res.envelopes) and len(res.envelopes) >= count > 0
+            and res.envelopes[count - 1]["hash"] == match.head)
+
+
 class MatchService:
     """Application service for matches: create, join, submit commands, read state."""
 
@@ -155,7 +163,7 @@ class MatchService:
         except Exception:
             self.cache.evict(match.id)
             raise
-        if res.status == "ok":
+        if res.status == "ok" or _landed(res, expected, match):
             self.notify(self.store.keys.partition(match.id))
             return None
         self.cache.evict(match.id)
@@ -274,7 +282,7 @@ class MatchService:
         except Exception:
             self.cache.evict(match.id)  # the outcome is unknown: the next command reads the store
             raise
-        if res.status == "ok":
+        if res.status == "ok" or _landed(res, expected, match):
             self.notify(self.store.keys.partition(match.id))
             return answer
         saved.restore(match)
