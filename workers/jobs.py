@@ -48,6 +48,30 @@ def lagging_partitions(w) -> list:
     return lagging
 
 
+def release_abandoned(queue_conn, partitions: list) -> list:
+    """Delete the started projection jobs of these partitions whose worker process is gone (killed
+    mid-job), so they can be enqueued again; return the partitions released."""
+    from rq.exceptions import NoSuchJobError
+    from rq.job import Job, JobStatus
+
+    from .runner import alive_key
+
+    released = []
+    for p in partitions:
+        try:
+            job = Job.fetch(f"project-{p}", connection=queue_conn)  # the id service.trigger enqueues under
+        except NoSuchJobError:
+            continue
+        if job.get_status(refresh=False) != JobStatus.STARTED:
+            continue
+        if job.worker_name and queue_conn.exists(alive_key(job.worker_name)):
+            continue
+        job.delete()
+        released.append(p)
+        log.warning("partition %d: its job's worker %s is gone; enqueueing it again", p, job.worker_name)
+    return released
+
+
 def reconcile() -> list:
     """Enqueue a projection job for every lagging partition (a lost enqueue, a dead worker)."""
     from rq import Queue
@@ -60,5 +84,7 @@ def reconcile() -> list:
     for p in lagging:
         w.trigger.notify(p)
     if lagging:
-        w.trigger.flush(Queue(QUEUE, connection=make_queue_redis(w.settings)))
+        conn = make_queue_redis(w.settings)
+        release_abandoned(conn, lagging)
+        w.trigger.flush(Queue(QUEUE, connection=conn))
     return lagging

@@ -3,17 +3,30 @@ from __future__ import annotations
 
 import logging
 import threading
+import uuid
 
 from redis.exceptions import RedisError
 
 log = logging.getLogger("turnstream.worker")
 QUEUES = ("projections", "default", "notifications")
+ALIVE_PREFIX = "ts:worker-alive:"  # in the queue Redis: set while a worker process runs (short TTL)
 
 
-def _reconcile_forever(stop: threading.Event, every: float) -> None:
+def alive_key(worker_name: str) -> str:
+    """The key that says a worker process is alive (refreshed by its reconciler thread)."""
+    return ALIVE_PREFIX + worker_name
+
+
+def _mark_alive(conn, name: str, every: float) -> None:
+    conn.set(alive_key(name), "1", px=int(max(3 * every, 3.0) * 1000))
+
+
+def _reconcile_forever(stop: threading.Event, every: float, conn=None, name: str = "") -> None:
     from .jobs import reconcile
     while not stop.wait(every):
         try:
+            if conn is not None:
+                _mark_alive(conn, name, every)
             lagging = reconcile()
             if lagging:
                 log.info("reconciler: re-enqueued partitions %s", lagging)
@@ -34,12 +47,16 @@ def run_worker(settings, burst: bool = False, name: str | None = None) -> None:
     conn = make_queue_redis(settings)
     queues = [Queue(q, connection=conn) for q in QUEUES]
     stop = threading.Event()
+    name = name or f"turnstream-{uuid.uuid4().hex[:12]}"
     if not burst:
+        _mark_alive(conn, name, settings.reconcile_seconds)
         reconcile()
-        threading.Thread(target=_reconcile_forever, args=(stop, settings.reconcile_seconds),
+        threading.Thread(target=_reconcile_forever, args=(stop, settings.reconcile_seconds, conn, name),
                          name="reconciler", daemon=True).start()
     worker = SimpleWorker(queues, connection=conn, name=name)
     try:
         worker.work(burst=burst, with_scheduler=True, logging_level="WARNING")
     finally:
         stop.set()
+        if not burst:
+            conn.delete(alive_key(name))
