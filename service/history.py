@@ -19,6 +19,7 @@ log = logging.getLogger("turnstream.history")
 EXPORT_FORMAT = "turnstream-export/1"
 DEFAULT_DISPUTE_HOURS = 48.0
 EXPIRE_JOB = "workers.history_jobs.expire_dispute"
+SETUP_WINDOW = 256  # how far back a dispute looks for match_started to tell the opening setup apart
 
 
 def parse_time(iso: str) -> datetime:
@@ -156,10 +157,11 @@ class History:
         """Open a dispute on event `version`; schedules its expiry at the deadline."""
         self.expire_overdue(match_id)
         deadline = format_time(parse_time(self.matches.clock()) + timedelta(hours=self.dispute_hours))
+        window = self.store.read_range(match_id, max(1, version - SETUP_WINDOW), version)
 
         def decide(match, rng):
             self._seated(match, actor)
-            return disputes_mod.decide_open(match, actor, version, reason, deadline)
+            return disputes_mod.decide_open(match, actor, version, reason, deadline, window)
 
         answer = self.matches.execute(match_id, actor, decide)
         dispute_id = answer["events"][0]["data"]["dispute"]

@@ -32,8 +32,9 @@ def _guarded(run):
     return wrapper
 
 
-def print_audit(report: dict, out=sys.stdout) -> None:
-    """Print an audit report in a few readable lines."""
+def print_audit(report: dict, out=None) -> None:
+    """Print an audit report in a few readable lines (to standard output by default)."""
+    out = out or sys.stdout
     rnd = report["randomness"]
     chain = "intact" if report["broken_at"] is None else f"BROKEN at version {report['broken_at']}"
     print(f"hash chain: {chain} ({report['length']} events, head {report['head']})", file=out)

@@ -28,8 +28,22 @@ def voters(match, dispute: dict) -> list:
     return [p for p in match.players if p != dispute["by"]]
 
 
-def decide_open(match, player: str, version: int, reason: str, deadline: str | None) -> list[dict]:
-    """The `dispute_opened` event for `player` disputing event `version` (its id is `d<its version>`)."""
+def opening_setup(window: list) -> bool:
+    """True if the last envelope of `window` (stored envelopes ending at the disputed one) belongs to the
+    opening setup: a run of game events with no actor and no command right after `match_started`."""
+    for env in reversed(window):
+        if env.get("scope") == pe.GAME and env.get("actor") is None and env.get("cmd") is None:
+            continue
+        return env.get("type") == pe.MATCH_STARTED and env.get("scope") == pe.PLATFORM
+    return False
+
+
+def decide_open(match, player: str, version: int, reason: str, deadline: str | None,
+                window: list | None = None) -> list[dict]:
+    """The `dispute_opened` event for `player` disputing event `version` (its id is `d<its version>`).
+
+    `window` holds stored envelopes ending at `version` (a few before it suffice) so the opening setup,
+    which nothing could deal again, is refused."""
     if match.status == "finished":
         raise RuleViolation("platform:dispute.match-finished", "a finished match cannot be disputed")
     if match.status != "active":
@@ -41,6 +55,8 @@ def decide_open(match, player: str, version: int, reason: str, deadline: str | N
     if version not in set(match.effective):
         raise RuleViolation("platform:dispute.not-a-move",
                             f"version {version} is not a game event in the effective history")
+    if window and window[-1].get("version") == version and opening_setup(window):
+        raise RuleViolation("platform:dispute.not-a-move", "the opening setup cannot be disputed")
     if not reason or not reason.strip():
         raise RuleViolation("platform:dispute.reason", "say why you dispute this event")
     dispute_id = f"d{match.version + 1}"

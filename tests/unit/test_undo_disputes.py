@@ -73,6 +73,10 @@ def test_open_and_vote_refusals():
     sim = Sim()
     [rolled] = sim.play("ann", "roll")
     assert rule_of(lambda: disputes.decide_open(sim.match, "bob", 2, "x", None)) == "platform:dispute.not-a-move"
+    setup = sim.match.envelopes[:3]
+    assert rule_of(lambda: disputes.decide_open(sim.match, "bob", 3, "x", None, setup)) == \
+        "platform:dispute.not-a-move"
+    assert disputes.decide_open(sim.match, "bob", 4, "x", None, sim.match.envelopes[:4])
     assert rule_of(lambda: disputes.decide_open(sim.match, "bob", 99, "x", None)) == "platform:dispute.not-a-move"
     assert rule_of(lambda: disputes.decide_open(sim.match, "bob", 4, "  ", None)) == "platform:dispute.reason"
     did = open_on(sim, "bob", rolled["version"])
