@@ -72,34 +72,45 @@ class History:
             agg.fold(match_id, self.store.read_range(match_id, match.version + 1, version), self.games, into=match)
         return match
 
-    def replay(self, match_id: str, version: int | None, user_id: str | None) -> dict:
-        """The match at `version` as the caller may see it (everything once the match has finished)."""
-        live = self.matches.load(match_id)
-        v = live.version if version is None else version
-        if not 0 <= v <= live.version:
-            raise ApiError(400, "version_out_of_range", f"this match has versions 0..{live.version}, not {v}",
-                           current_version=live.version)
-        at = live if v == live.version else self.state_at(match_id, v)
-        viewer = viewer_of(live, user_id)
+    @staticmethod
+    def _seen_at(at, finished: bool, viewer: str | None) -> dict:
+        """The replay answer for the match folded at some version, as `viewer` sees it (all once finished)."""
         if at.game_state is None:
             view = {}
-        elif live.finished:
+        elif finished:
             view = at.game.view(at.game_state, ALL)
         else:
             view = at.view(viewer)
-        event = live.redact(self.store.read_range(match_id, v, v)[0], viewer) if v else None
-        return {"version": v, "view": view, "status": at.status, "players": list(at.players),
-                "active_players": at.active_players(), "event": event, "latest_version": live.version}
+        return {"version": at.version, "view": view, "status": at.status, "players": list(at.players),
+                "active_players": at.active_players()}
+
+    def replay(self, match_id: str, version: int | None, user_id: str | None) -> dict:
+        """The match at `version` as the caller may see it (everything once the match has finished)."""
+        def at_head(m):
+            viewer = viewer_of(m, user_id)
+            answer = self._seen_at(m, m.finished, viewer) if version in (None, m.version) else None
+            return m, viewer, m.version, m.finished, answer
+
+        live, viewer, head, finished, answer = self.matches.read(match_id, at_head)
+        if answer is None:
+            if not 0 <= version <= head:
+                raise ApiError(400, "version_out_of_range", f"this match has versions 0..{head}, not {version}",
+                               current_version=head)
+            answer = self._seen_at(self.state_at(match_id, version), finished, viewer)
+        v = answer["version"]
+        answer["event"] = live.redact(self.store.read_range(match_id, v, v)[0], viewer) if v else None
+        answer["latest_version"] = head
+        return answer
 
     def move_log(self, match_id: str, user_id: str | None = None, upto: int | None = None) -> list:
         """[(version, sentence)] for every event up to `upto`, redacted for the viewer, reverted ones marked."""
-        live = self.matches.load(match_id)
+        live, effective, people = self.matches.read(
+            match_id, lambda m: (m, set(m.effective), list(m.players) + ([m.created_by] if m.created_by else [])))
         viewer = viewer_of(live, user_id)
-        people = list(live.players) + ([live.created_by] if live.created_by else [])
         names = self.users.names(people) if self.users is not None else {}
-        effective = set(live.effective)
+        last = live.version if upto is None else upto
         lines = []
-        for env in self.store.read_range(match_id, 1, upto or live.version):
+        for env in self.store.read_range(match_id, 1, last) if last > 0 else []:
             seen = live.redact(env, viewer)
             sentence = describe(live.game, seen, lambda uid: names.get(uid, uid or "someone"))
             if env["scope"] == pe.GAME and env["version"] not in effective:
@@ -205,10 +216,11 @@ class History:
     def disputes(self, match_id: str, user_id: str | None) -> list:
         """Every dispute of a match, with the disputed event as the caller may see it."""
         self.expire_overdue(match_id)
-        live = self.matches.load(match_id)
+        live, found = self.matches.read(match_id, lambda m: (m, [dict(d, votes=dict(d["votes"]))
+                                                                 for d in m.disputes.values()]))
         viewer = viewer_of(live, user_id)
         out = []
-        for d in live.disputes.values():
+        for d in found:
             stored = self.store.read_range(match_id, d["version"], d["version"])
             out.append({"id": d["id"], "status": d["status"], "version": d["version"], "reason": d["reason"],
                         "by": d["by"], "deadline": d["deadline"], "votes": dict(d["votes"]),
@@ -216,28 +228,39 @@ class History:
                         "event": live.redact(stored[0], viewer) if stored else None})
         return out
 
+    def _dispute_status(self, match_id: str, dispute_id: str, now: str) -> tuple[str | None, bool]:
+        """(the dispute's status or None if unknown, whether its deadline has passed while open)."""
+        def facts(m):
+            dispute = m.disputes.get(dispute_id)
+            return (dispute["status"] if dispute else None), disputes_mod.expiry_due(m, dispute_id, now)
+        return self.matches.read(match_id, facts)
+
     def expire(self, match_id: str, dispute_id: str, now: str | None = None) -> str:
         """Reject a dispute whose deadline has passed (idempotent); return the dispute's status."""
         now = now or self.matches.clock()
-        match = self.matches.load(match_id)
-        dispute = match.disputes.get(dispute_id)
-        if dispute is None:
+        status, due = self._dispute_status(match_id, dispute_id, now)
+        if status is None:
             raise not_found("dispute", dispute_id)
-        if not disputes_mod.expiry_due(match, dispute_id, now):
-            return dispute["status"]
+        if not due:
+            return status
         try:
             self.matches.execute(match_id, None, lambda m, rng: disputes_mod.decide_expire(m, dispute_id, now))
         except ApiError as exc:
             if exc.status != 422:
                 raise
-        return self.matches.load(match_id).disputes[dispute_id]["status"]
+        return self._dispute_status(match_id, dispute_id, now)[0]
 
     def expire_overdue(self, match_id: str) -> None:
         """Expire the open dispute of a match if its deadline has passed (a lost expiry job cannot stall it)."""
-        match = self.matches.load(match_id)
-        dispute = match.open_dispute()
-        if dispute is not None and disputes_mod.expiry_due(match, dispute["id"], self.matches.clock()):
-            self.expire(match_id, dispute["id"])
+        now = self.matches.clock()
+
+        def overdue(m):
+            dispute = m.open_dispute()
+            return dispute["id"] if dispute and disputes_mod.expiry_due(m, dispute["id"], now) else None
+
+        dispute_id = self.matches.read(match_id, overdue)
+        if dispute_id is not None:
+            self.expire(match_id, dispute_id, now)
 
 
 # -- describing events ---------------------------------------------------------------------------

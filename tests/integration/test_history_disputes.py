@@ -120,3 +120,14 @@ def test_bad_dispute_requests(client, make_user):
     assert client.post(f"/api/matches/{mid}/disputes/{opened['id']}/votes", headers=ha,
                        json={"accept": "maybe"}).status_code == 400
     assert client.get("/api/matches/m_missing/disputes").status_code == 404
+
+
+def test_an_overdue_dispute_expires_on_next_access_even_without_the_job(client, make_user, wiring, monkeypatch):
+    """A lost expiry job cannot stall the match: the next history call past the deadline rejects it."""
+    mid, people = start_race(client, make_user)
+    rolled = command(client, mid, people["ann"][1], "roll")["events"][0]
+    opened = dispute(client, mid, people["bob"][1], rolled["version"])
+    monkeypatch.setattr(wiring.matches, "clock", lambda: "2999-01-01T00:00:00.000Z")
+    [listed] = client.get(f"/api/matches/{mid}/disputes").get_json()["disputes"]
+    assert (listed["id"], listed["status"]) == (opened["id"], "rejected")
+    assert client.get(f"/api/matches/{mid}").get_json()["active_players"] == [people["bob"][0]]
