@@ -1,7 +1,7 @@
 """Validates a command against the rules and returns its events, followed by the automatic ones."""
 from __future__ import annotations
 
-import copy
+import pickle
 
 from marshmallow import ValidationError
 
@@ -205,6 +205,11 @@ _HANDLERS = {
 }
 
 
+def _fresh(value):
+    """A deep copy of plain JSON data (a pickle round trip: several times faster than copy.deepcopy)."""
+    return pickle.loads(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
+
+
 def decide(state: dict, player: str, command: dict, rng=None) -> list[dict]:
     """Validate `command` from `player`; return its events and the automatic ones that follow.
 
@@ -221,7 +226,7 @@ def decide(state: dict, player: str, command: dict, rng=None) -> list[dict]:
     except ValidationError as err:
         raise RuleViolation("turn.wrong-step", f"The {ctype} payload is malformed: {err.messages}.") from err
     events = _HANDLERS[ctype](state, player, payload)
-    scratch = copy.deepcopy(state)
+    scratch = _fresh(state)
     for ev in events:
         evolve(scratch, ev)
-    return copy.deepcopy(events) + settle(scratch)
+    return _fresh(events) + settle(scratch)
