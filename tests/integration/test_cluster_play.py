@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import time
 from pathlib import Path
@@ -11,7 +12,7 @@ import pytest
 from domain.engine.hashing import verify_chain
 from service import create_app
 from service.config import Settings
-from service.embedded_redis import EmbeddedRedis, find_redis_server
+from service.embedded_redis import EmbeddedRedis, find_redis_server, free_port
 from service.wiring import build
 from tests.conftest import drain_projections
 from tests.fakegame import GAME as RACE
@@ -24,14 +25,29 @@ def redis_cli() -> str:
     return str(cli)
 
 
+def cluster_port() -> int:
+    """A free port whose cluster bus port (port + 10000) is free and valid too."""
+    while True:
+        port = free_port()
+        if port + 10000 > 65535:
+            continue
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port + 10000))
+            except OSError:
+                continue
+        return port
+
+
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
     """Three cluster-enabled redis-servers joined into one cluster (no replicas); yields a node URL."""
     base = tmp_path_factory.mktemp("cluster")
-    nodes = [EmbeddedRedis(base / f"n{i}", appendfsync="no", extra_args=["--cluster-enabled", "yes",
-                                                                          "--cluster-node-timeout", "2000"]).start()
-             for i in range(3)]
+    nodes = []
     try:
+        for i in range(3):
+            nodes.append(EmbeddedRedis(base / f"n{i}", port=cluster_port(), appendfsync="no",
+                                       extra_args=["--cluster-enabled", "yes", "--cluster-node-timeout", "2000"]).start())
         subprocess.run([redis_cli(), "--cluster", "create"] + [f"127.0.0.1:{n.port}" for n in nodes]
                        + ["--cluster-replicas", "0", "--cluster-yes"], check=True, capture_output=True, timeout=30)
         import redis
