@@ -33,7 +33,9 @@ def add_commands(sub) -> None:
     p.add_argument("--matches", type=int, default=0, help="concurrent Uchronia matches (default: enough for --commands)")
     p.add_argument("--commands", type=int, default=0, help="in-process commands to time (default 6000, quick 2000)")
     p.add_argument("--clients", type=int, default=8, help="concurrent HTTP clients (default 8)")
-    p.add_argument("--threads", type=int, default=8, help="concurrent in-process submitters (default 8)")
+    p.add_argument("--threads", type=int, default=2, help="submitting threads per process (default 2)")
+    p.add_argument("--processes", type=int, default=min(4, os.cpu_count() or 1),
+                   help="processes running the command path at once (default: the CPU count, at most 4)")
     p.add_argument("--appendfsync", choices=("always", "everysec", "no"), default="everysec",
                    help="AOF fsync policy of the embedded Redis (default everysec)")
     p.add_argument("--quick", action="store_true", help="fewer commands and shorter phases")
@@ -169,8 +171,8 @@ def run_threads(plans: list, threads: int, budget: int, submit_one) -> tuple[lis
     return latencies, wall, state["events"]
 
 
-def in_process(w, plans: list, threads: int, budget: int) -> dict:
-    """Commands per second and latency of MatchService.submit over many concurrent matches."""
+def submit_plans(w, plans: list, threads: int, budget: int) -> tuple[list, float, int]:
+    """Drive planned matches through MatchService.submit: (latencies s, wall s, events appended)."""
     service = w.matches
 
     def submit_one(plan, step):
@@ -178,10 +180,50 @@ def in_process(w, plans: list, threads: int, budget: int) -> dict:
         answer = service.submit(player, plan.match_id, cmd["type"], cmd["payload"])
         return len(answer["events"])
 
-    used_before = w.redis.info("memory")["used_memory"]
-    latencies, wall, events = run_threads(plans, threads, budget, submit_one)
-    used_after = w.redis.info("memory")["used_memory"]
-    return {"commands": len(latencies), "events": events, "seconds": wall,
+    return run_threads(plans, threads, budget, submit_one)
+
+
+def _process_main(url: str, matches: int, threads: int, budget: int, seed: int, ready, go, results) -> None:
+    """One bench process: its own wiring and planned matches; submits when `go` is set."""
+    from .config import Settings
+    from .wiring import build
+    w = build(Settings(redis_url=url, rate_limit_per_minute=10 ** 9, cache_size=100_000), games=bench_games(),
+              start_trigger=False)
+    plans = make_plans(w.matches, w.games["uchronia"], matches, ["bench_p1", "bench_p2", "bench_p3"], seed)
+    ready.put(seed)
+    go.wait()
+    start = time.time()
+    latencies, _wall, events = submit_plans(w, plans, threads, budget)
+    results.put((latencies, events, start, time.time()))
+
+
+def in_processes(url: str, redis_client, processes: int, matches: int, threads: int, budget: int) -> dict:
+    """The command path in `processes` processes at once (each `threads` threads over its own matches):
+    commands per second over the whole run, latency percentiles, and Redis memory per 1,000 events."""
+    import multiprocessing
+    ctx = multiprocessing.get_context("spawn")
+    ready, results, go = ctx.Queue(), ctx.Queue(), ctx.Event()
+    procs = [ctx.Process(target=_process_main, daemon=True,
+                         args=(url, max(4, matches // processes), threads, budget // processes, 10 + i, ready, go,
+                               results)) for i in range(processes)]
+    for proc in procs:
+        proc.start()
+    try:
+        for _ in procs:
+            ready.get(timeout=300)
+        used_before = redis_client.info("memory")["used_memory"]
+        go.set()
+        outcomes = [results.get(timeout=600) for _ in procs]
+        used_after = redis_client.info("memory")["used_memory"]
+    finally:
+        for proc in procs:
+            proc.join(10)
+            if proc.is_alive():
+                proc.kill()
+    latencies = [x for o in outcomes for x in o[0]]
+    events = sum(o[1] for o in outcomes)
+    wall = max(o[3] for o in outcomes) - min(o[2] for o in outcomes)
+    return {"processes": processes, "commands": len(latencies), "events": events, "seconds": wall,
             "commands_per_s": len(latencies) / wall, "p50_ms": percentile(latencies, 0.5) * 1000,
             "p99_ms": percentile(latencies, 0.99) * 1000,
             "memory_per_1000_events_bytes": (used_after - used_before) * 1000 / max(events, 1)}
@@ -358,8 +400,16 @@ def run(args, url: str, redis_note: str) -> dict:
     progress("raw redis-py round trips (PING, one client), before and after the command path")
     raw_before = raw_roundtrips(url, 1.0 if quick else 2.0)
     progress(f"  {raw_before:,.0f} round trips/s")
-    progress(f"in-process command path: {budget} commands, {args.threads} threads, {n_matches} matches")
-    inproc = in_process(w, plans, args.threads, budget)
+    progress(f"in-process command path, one process: {budget} commands, {args.threads} threads, "
+             f"{n_matches} matches")
+    lat, wall, _events = submit_plans(w, plans, args.threads, budget)
+    single = {"commands_per_s": len(lat) / wall, "p50_ms": percentile(lat, 0.5) * 1000,
+              "p99_ms": percentile(lat, 0.99) * 1000}
+    progress(f"  {single['commands_per_s']:,.0f} commands/s, p50 {single['p50_ms']:.2f} ms, "
+             f"p99 {single['p99_ms']:.2f} ms")
+    progress(f"in-process command path, {args.processes} processes at once: {budget} commands, "
+             f"{args.threads} threads each")
+    inproc = in_processes(url, w.redis, args.processes, n_matches, args.threads, budget)
     progress(f"  {inproc['commands_per_s']:,.0f} commands/s, p50 {inproc['p50_ms']:.2f} ms, "
              f"p99 {inproc['p99_ms']:.2f} ms")
     raw_after = raw_roundtrips(url, 1.0 if quick else 2.0)
@@ -384,10 +434,12 @@ def run(args, url: str, redis_note: str) -> dict:
     return {"redis": redis_note, "raw_roundtrips_per_s": round(raw, 1),
             "commands_per_s": round(inproc["commands_per_s"], 1), "ratio": round(ratio, 3),
             "p50_ms": round(inproc["p50_ms"], 3), "p99_ms": round(inproc["p99_ms"], 3),
-            "in_process": {"game": "uchronia", "matches": n_matches, "threads": args.threads,
-                           "commands": inproc["commands"], "events": inproc["events"],
-                           "seconds": round(inproc["seconds"], 3),
+            "in_process": {"game": "uchronia", "matches": n_matches, "processes": args.processes,
+                           "threads_per_process": args.threads, "commands": inproc["commands"],
+                           "events": inproc["events"], "seconds": round(inproc["seconds"], 3),
                            "projection_enqueue": "off (the trigger thread is not started in this phase)"},
+            "single_process": {k: round(v, 3) for k, v in single.items()},
+            "single_process_ratio": round(single["commands_per_s"] / raw, 3),
             "http": {k: round(v, 3) if isinstance(v, float) else v for k, v in over.items()},
             "replay_fold_events_per_s": round(fold["events_per_s"], 1),
             "cold_load": {k: round(v, 2) if isinstance(v, float) else v for k, v in cold.items()} if cold else None,
@@ -403,9 +455,12 @@ def report(figures: dict) -> str:
         f"redis:                 {figures['redis']}",
         f"raw round trips:       {figures['raw_roundtrips_per_s']:,.0f}/s (PING, one redis-py client)",
         f"command path:          {figures['commands_per_s']:,.0f} commands/s, p50 {figures['p50_ms']:.2f} ms, "
-        f"p99 {figures['p99_ms']:.2f} ms ({figures['in_process']['threads']} threads, "
-        f"{figures['in_process']['matches']} Uchronia matches)",
+        f"p99 {figures['p99_ms']:.2f} ms ({figures['in_process']['processes']} processes x "
+        f"{figures['in_process']['threads_per_process']} threads, {figures['in_process']['matches']} Uchronia matches)",
         f"ratio:                 {figures['ratio']:.3f} (commands/s over raw round trips/s)",
+        f"one process:           {figures['single_process']['commands_per_s']:,.0f} commands/s, p50 "
+        f"{figures['single_process']['p50_ms']:.2f} ms, p99 {figures['single_process']['p99_ms']:.2f} ms, "
+        f"ratio {figures['single_process_ratio']:.3f}",
         f"HTTP:                  {http_['commands_per_s']:,.0f} commands/s, p50 {http_['p50_ms']:.2f} ms, "
         f"p99 {http_['p99_ms']:.2f} ms ({http_['clients']} clients)",
         f"replay fold:           {figures['replay_fold_events_per_s']:,.0f} events/s",
