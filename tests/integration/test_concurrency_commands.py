@@ -148,7 +148,7 @@ def test_many_matches_in_parallel_have_no_cross_talk(wiring, client):
 def count_round_trips(service) -> Counter:
     """Count the service's store round trips (reads and appends) from now on."""
     store, counts = service.store, Counter()
-    read, append = store.read, store._append
+    read, append = store.read, store.append
 
     def counted_read(*args, **kwargs):
         counts["read"] += 1
@@ -158,7 +158,7 @@ def count_round_trips(service) -> Counter:
         counts["append"] += 1
         return append(*args, **kwargs)
 
-    store.read, store._append = counted_read, counted_append
+    store.read, store.append = counted_read, counted_append
     return counts
 
 
