@@ -33,7 +33,8 @@ def add_commands(sub) -> None:
     p.add_argument("--matches", type=int, default=0, help="concurrent Uchronia matches (default: enough for --commands)")
     p.add_argument("--commands", type=int, default=0, help="in-process commands to time (default 6000, quick 2000)")
     p.add_argument("--clients", type=int, default=8, help="concurrent HTTP clients (default 8)")
-    p.add_argument("--threads", type=int, default=2, help="submitting threads per process (default 2)")
+    p.add_argument("--threads", type=int, default=1,
+                   help="submitting threads per process (default 1: on few cores the GIL makes more threads slower)")
     p.add_argument("--processes", type=int, default=min(4, os.cpu_count() or 1),
                    help="processes running the command path at once (default: the CPU count, at most 4)")
     p.add_argument("--appendfsync", choices=("always", "everysec", "no"), default="everysec",
