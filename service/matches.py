@@ -235,19 +235,23 @@ class MatchService:
         command id, so a fresh cache costs one round trip. A stale cache costs two, as without a cache:
         the conflict answer carries the missing events, and the command is decided again on them."""
         command_id = f"{actor}:{command_id}" if command_id else None
+        # every command's events carry one marker, so take-back finds whole commands; only a client's
+        # command id is also an idempotency key
+        marker = command_id or f"{actor or 'system'}:auto-{secrets.token_hex(8)}"
         with self.cache.lock(match_id):
             cached = self.cache.get(match_id)
             if cached is not None:
-                answer = self._decide_and_append(cached[0], cached[1], actor, decide, command_id, optimistic=True)
+                answer = self._decide_and_append(cached[0], cached[1], actor, decide, command_id, marker,
+                                                 optimistic=True)
                 if answer is not None:
                     return answer
             match, secret, stored = self._catch_up(match_id, command_id)
             if stored is not None:
                 return stored
-            return self._decide_and_append(match, secret, actor, decide, command_id, optimistic=False)
+            return self._decide_and_append(match, secret, actor, decide, command_id, marker, optimistic=False)
 
     def _decide_and_append(self, match: agg.Match, secret: str, actor: str | None, decide, command_id: str | None,
-                           optimistic: bool) -> dict | None:
+                           marker: str, optimistic: bool) -> dict | None:
         """Decide on `match`, seal and append. Optimistic (the cache may be stale): None when the caller
         must read first (decide refused), and a stale version is caught up from the conflict answer."""
         rng = HmacRng(bytes.fromhex(secret), match.id, match.draws)
@@ -265,10 +269,10 @@ class MatchService:
         saved = _Rollback(match) if optimistic else None
         encoded: list = []
         try:
-            sealed = self._seal(match, pending, actor, command_id, rng.draws, encoded)
+            sealed = self._seal(match, pending, actor, marker, rng.draws, encoded)
             if match.status == "active" and match.game_state is not None:
                 sealed += self._seal(match, agg.finish_events(match.game, match.game_state, secret), None,
-                                     command_id, [], encoded)
+                                     marker, [], encoded)
         except Exception:
             self.cache.evict(match.id)
             raise
@@ -293,7 +297,7 @@ class MatchService:
             self.cache.evict(match.id)  # diverged or ahead of the store: reload from scratch
             return None
         agg.fold(match.id, missing, self.games, into=match)
-        return self._decide_and_append(match, secret, actor, decide, command_id, optimistic=False)
+        return self._decide_and_append(match, secret, actor, decide, command_id, marker, optimistic=False)
 
     @staticmethod
     def validate_payload(game, type_: str, payload) -> dict:

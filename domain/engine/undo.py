@@ -1,7 +1,8 @@
 """The take-back policy: which command a player may take back, and the `moves_reverted` event that does it.
 
-A command is the run of consecutive game events one `execute` appended: same actor, same command id,
-same timestamp. A player may take back their own last effective command while the match is running,
+A command is the run of consecutive game events one `execute` appended: same actor, same `cmd` marker
+(every command's events carry a marker of their own, the client's command id or a generated one), same
+timestamp. A player may take back their own last effective command while the match is running,
 no dispute is open, nobody else has acted since, and it revealed no randomness and no hidden
 information. Every refusal cites one `platform:undo.*` rule.
 """

@@ -65,3 +65,17 @@ def test_lobby_outsider_and_auth(client, make_user):
     assert takeback(client, mid, hc).status_code == 403
     assert client.post(f"/api/matches/{mid}/takeback").status_code == 401
     assert takeback(client, "m_missing", ha).status_code == 404
+
+
+def test_two_commands_in_one_millisecond_are_taken_back_one_at_a_time(client, make_user, wiring):
+    """Commands sent without a command_id in the same millisecond stay separate: take-back reverts the last."""
+    wiring.matches.clock = lambda: "2026-01-01T00:00:00.000Z"
+    mid, people = start_race(client, make_user)
+    ann, ha = people["ann"]
+    first = client.post(f"/api/matches/{mid}/commands", json={"type": "note", "payload": {"text": "a"}}, headers=ha)
+    second = client.post(f"/api/matches/{mid}/commands", json={"type": "note", "payload": {"text": "b"}}, headers=ha)
+    assert first.status_code == second.status_code == 201
+    resp = takeback(client, mid, ha)
+    assert resp.status_code == 201, resp.get_json()
+    assert resp.get_json()["from_version"] == second.get_json()["version"]
+    assert client.get(f"/api/matches/{mid}/state", headers=ha).get_json()["view"]["notes"] == ["a"]
