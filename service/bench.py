@@ -4,7 +4,6 @@ from __future__ import annotations
 import argparse
 import copy
 import http.client
-import importlib.util
 import json
 import logging
 import os
@@ -19,8 +18,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-FAKEGAME = ROOT / "tests" / "fakegame.py"
 COLD_EVENTS = 10_000
+SEEK_EVENTS = 5_000
 PLAYERS = 3
 
 
@@ -58,14 +57,9 @@ def percentile(values: list, q: float) -> float:
 
 def bench_games() -> dict:
     """The games the bench plays: Uchronia, plus the dice-race test game (for the 10,000-event match)."""
+    from domain.games.dice_race import GAME as RACE
     from domain.games.uchronia import GAME as UCHRONIA
-    games = {UCHRONIA.id: UCHRONIA}
-    if FAKEGAME.exists():
-        spec = importlib.util.spec_from_file_location("turnstream_bench_fakegame", FAKEGAME)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        games[module.GAME.id] = module.GAME
-    return games
+    return {UCHRONIA.id: UCHRONIA, RACE.id: RACE}
 
 
 # -- plans: legal Uchronia command sequences, decided ahead on the real seed -------------------------------
@@ -290,14 +284,11 @@ def replay_fold(w, match_ids: list, seconds: float) -> dict:
     return {"events": folded, "events_per_s": folded / elapsed}
 
 
-def cold_load(w, events: int) -> dict | None:
-    """Build one dice-race match of `events` events (its `note` command), then time a cold load."""
+def long_match(w, events: int):
+    """A dice-race match of `events` events, built with batches of its `note` command; returns it."""
     from domain.engine import aggregate as agg
 
-    from .matches import MatchService
-    game = w.games.get("dice-race")
-    if game is None:
-        return None
+    game = w.games["dice-race"]
     match = w.matches.create("bench_a", game.id, game.options_schema.load({}), players=["bench_a", "bench_b"])
     note = {"type": "note", "payload": {"text": "bench"}}
 
@@ -309,17 +300,43 @@ def cold_load(w, events: int) -> dict | None:
     while match.version < events:
         w.matches.execute(match.id, "bench_a", notes(min(500, events - match.version)))
         match = w.matches.load(match.id)
-    timings, reads = [], []
+    return match
+
+
+def cold_load(w, events: int) -> dict:
+    """Build one dice-race match of `events` events (its `note` command), then time cold loads of it:
+    folding every event, and starting from the latest replay snapshot."""
+    from workers import context, jobs
+
+    from .matches import MatchService
+    match = long_match(w, events)
+    context.use(w)
+    jobs.project_partition(w.store.keys.partition(match.id))  # writes the due snapshots
+    timings, snapped, reads = [], [], []
     for _ in range(3):
-        fresh = MatchService(w.store, w.games)
         t0 = time.perf_counter()
         w.store.read(match.id, 0, with_secret=True)
         reads.append(time.perf_counter() - t0)
         t0 = time.perf_counter()
-        loaded = fresh.load(match.id)
+        loaded = MatchService(w.store, w.games).load(match.id)
         timings.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        MatchService(w.store, w.games, snapshots=w.matches.snapshots).load(match.id)
+        snapped.append(time.perf_counter() - t0)
     return {"game": "dice-race (note command)", "events": loaded.version,
-            "load_ms": statistics.median(timings) * 1000, "read_ms": statistics.median(reads) * 1000}
+            "load_ms": statistics.median(timings) * 1000, "read_ms": statistics.median(reads) * 1000,
+            "load_from_snapshot_ms": statistics.median(snapped) * 1000}
+
+
+def replay_seek(w, events: int) -> dict:
+    """Seek time at 50 versions of a dice-race match of `events` events, with and without snapshots."""
+    from workers import context, jobs
+
+    from .history import History, measure_seek
+    match = long_match(w, events)
+    context.use(w)
+    jobs.project_partition(w.store.keys.partition(match.id))  # writes the due snapshots
+    return measure_seek(History.from_wiring(w), match.id)
 
 
 def worker_main(argv: list) -> int:
@@ -429,8 +446,12 @@ def run(args, url: str, redis_note: str) -> dict:
     progress(f"  p50 {lag['p50_ms']:.1f} ms, p99 {lag['p99_ms']:.1f} ms")
     progress(f"cold load of a {COLD_EVENTS:,}-event match")
     cold = cold_load(w, COLD_EVENTS)
-    if cold:
-        progress(f"  {cold['load_ms']:.0f} ms (of which XRANGE + decode {cold['read_ms']:.0f} ms)")
+    progress(f"  {cold['load_ms']:.0f} ms (of which XRANGE + decode {cold['read_ms']:.0f} ms); "
+             f"{cold['load_from_snapshot_ms']:.1f} ms from the latest snapshot")
+    progress(f"replay seek in a {SEEK_EVENTS:,}-event match, with and without snapshots")
+    seek = replay_seek(w, SEEK_EVENTS)
+    progress(f"  {seek['with_snapshots']['ms_per_seek']:.2f} ms per seek with snapshots (K="
+             f"{seek['snapshot_every']}), {seek['without_snapshots']['ms_per_seek']:.2f} ms without")
     ratio = inproc["commands_per_s"] / raw
     return {"redis": redis_note, "raw_roundtrips_per_s": round(raw, 1),
             "commands_per_s": round(inproc["commands_per_s"], 1), "ratio": round(ratio, 3),
@@ -443,7 +464,8 @@ def run(args, url: str, redis_note: str) -> dict:
             "single_process_ratio": round(single["commands_per_s"] / raw, 3),
             "http": {k: round(v, 3) if isinstance(v, float) else v for k, v in over.items()},
             "replay_fold_events_per_s": round(fold["events_per_s"], 1),
-            "cold_load": {k: round(v, 2) if isinstance(v, float) else v for k, v in cold.items()} if cold else None,
+            "cold_load": {k: round(v, 2) if isinstance(v, float) else v for k, v in cold.items()},
+            "replay_seek": seek,
             "projection_lag": {k: round(v, 2) if isinstance(v, float) else v for k, v in lag.items()},
             "memory_per_1000_events_bytes": round(inproc["memory_per_1000_events_bytes"])}
 
@@ -465,8 +487,12 @@ def report(figures: dict) -> str:
         f"HTTP:                  {http_['commands_per_s']:,.0f} commands/s, p50 {http_['p50_ms']:.2f} ms, "
         f"p99 {http_['p99_ms']:.2f} ms ({http_['clients']} clients)",
         f"replay fold:           {figures['replay_fold_events_per_s']:,.0f} events/s",
-        (f"cold load:             {cold['load_ms']:.0f} ms for {cold['events']:,} events ({cold['game']})"
-         if cold else "cold load:             not measured (tests/fakegame.py is not beside the package)"),
+        f"cold load:             {cold['load_ms']:.0f} ms for {cold['events']:,} events ({cold['game']}), "
+        f"{cold['load_from_snapshot_ms']:.1f} ms from the latest snapshot",
+        f"replay seek:           {figures['replay_seek']['with_snapshots']['ms_per_seek']:.2f} ms with snapshots "
+        f"(K={figures['replay_seek']['snapshot_every']}), "
+        f"{figures['replay_seek']['without_snapshots']['ms_per_seek']:.2f} ms without, "
+        f"{figures['replay_seek']['events']:,}-event match",
         f"projection lag:        p50 {figures['projection_lag']['p50_ms']:.1f} ms, "
         f"p99 {figures['projection_lag']['p99_ms']:.1f} ms",
         f"redis memory:          {figures['memory_per_1000_events_bytes']:,} bytes per 1,000 events",

@@ -38,7 +38,7 @@ def redis_client(redis_url):
 def games():
     """The real games plus the fake dice race."""
     from domain.games import load_games
-    from tests.fakegame import GAME as RACE
+    from domain.games.dice_race import GAME as RACE
     found = load_games()
     found[RACE.id] = RACE
     return found

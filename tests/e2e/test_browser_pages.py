@@ -6,7 +6,6 @@ import json
 import re
 import time
 import urllib.parse
-from pathlib import Path
 
 import pytest
 

@@ -19,7 +19,7 @@ def readable_urls(app, match_id: str, version: int, viewer) -> list:
     """Every read endpoint that shows something of this match, for this viewer."""
     rules = {r.rule for r in app.url_map.iter_rules()}
     urls = [f"/api/matches/{match_id}", f"/api/matches/{match_id}/state", f"/api/matches/{match_id}/events?after=0",
-            f"/api/matches?status=active", f"/matches/{match_id}"]
+            "/api/matches?status=active", f"/matches/{match_id}"]
     if viewer:
         urls += [f"/api/matches/{match_id}/legal", "/api/users/me/inbox", f"/api/matches?player={viewer['id']}"]
     for path, url in (("/api/matches/<match_id>/replay", f"/api/matches/{match_id}/replay?version={{v}}"),):
@@ -27,7 +27,7 @@ def readable_urls(app, match_id: str, version: int, viewer) -> list:
             urls += [url.format(v=v) for v in range(0, version + 1)]
     urls += [f"/api/matches/{match_id}/{extra}" for extra in ("audit", "disputes")
              if f"/api/matches/<match_id>/{extra}" in rules]
-    if f"/matches/<match_id>/board" in rules:
+    if "/matches/<match_id>/board" in rules:
         urls.append(f"/matches/{match_id}/board")
     return urls
 

@@ -15,7 +15,7 @@ from service.config import Settings
 from service.embedded_redis import EmbeddedRedis, find_redis_server, free_port
 from service.wiring import build
 from tests.conftest import drain_projections
-from tests.fakegame import GAME as RACE
+from domain.games.dice_race import GAME as RACE
 
 
 def redis_cli() -> str:

@@ -19,7 +19,7 @@ from service import create_app
 from service.config import Settings
 from service.embedded_redis import EmbeddedRedis, free_port
 from service.wiring import build
-from tests.fakegame import GAME as RACE
+from domain.games.dice_race import GAME as RACE
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -31,7 +31,7 @@ sys.path.insert(0, {root!r})
 from projections.writer import ProjectionWriter
 from service.config import from_env
 from service.wiring import build
-from tests.fakegame import GAME
+from domain.games.dice_race import GAME
 from workers import context, jobs
 from workers.runner import run_worker
 

@@ -11,7 +11,7 @@ from service import create_app
 from service.history import History, measure_seek
 from service.wiring import build
 from tests.conftest import drain_projections
-from tests.fakegame import GAME as RACE
+from domain.games.dice_race import GAME as RACE
 from workers import context
 
 K = 5

@@ -6,7 +6,7 @@ import hashlib
 
 from domain.engine.audit import audit
 from domain.engine.hashing import GENESIS, event_hash
-from tests.fakegame import GAME as RACE
+from domain.games.dice_race import GAME as RACE
 from tests.unit.test_undo_policy import Sim
 
 GAMES = {RACE.id: RACE}

@@ -5,7 +5,7 @@ import json
 
 from domain.engine import aggregate as agg
 from projections.snapshots import from_json, from_ranges, to_json, to_ranges
-from tests.fakegame import GAME as RACE
+from domain.games.dice_race import GAME as RACE
 from tests.unit.test_undo_policy import Sim
 
 

@@ -8,7 +8,7 @@ from domain.engine import aggregate as agg
 from domain.engine import platform_events as pe
 from domain.engine.hashing import GENESIS, event_hash, verify_chain
 from domain.engine.rng import ReplayRng, ScriptedRng, commitment, draw_value
-from tests.fakegame import GAME
+from domain.games.dice_race import GAME
 
 GAMES = {GAME.id: GAME}
 SEED = b"s" * 32

@@ -7,7 +7,7 @@ from domain.engine import HmacRng, RuleViolation
 from domain.engine import aggregate as agg
 from domain.engine import disputes, undo
 from domain.engine.hashing import event_hash
-from tests.fakegame import GAME as RACE
+from domain.games.dice_race import GAME as RACE
 
 
 class Sim:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from domain.games.merchant_of_venus import GAME
 from domain.games.merchant_of_venus.state import net_worth
-from tests.unit.merchant_of_venus.mov_kit import (first, given, legal_types, moving, rejected, roll, send,
+from tests.unit.merchant_of_venus.mov_kit import (first, given, legal_types, moving, rejected, send,
                                                   types)
 
 

@@ -1,4 +1,5 @@
-"""A tiny game for platform tests: roll a die (randomness) or draw a secret card (hidden information)."""
+"""A tiny game for platform tests and `turnstream bench` (not served): roll a die (randomness) or draw a
+secret card (hidden information). First to the target wins."""
 from __future__ import annotations
 
 import copy
