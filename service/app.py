@@ -18,18 +18,17 @@ def _snake(name: str) -> str:
 
 def create_app(settings=None, wiring=None) -> Flask:
     """Build the web application (wiring defaults to the environment's settings)."""
+    from . import pages
     from . import wiring as wiring_mod
-    from .api import games, health, matches, users
+    from .api import games, health, history, matches, stream, users
 
     app = Flask(__name__)
     w = wiring or wiring_mod.build(settings)
     app.extensions["turnstream"] = w
     app.config["MAX_CONTENT_LENGTH"] = w.settings.max_body_bytes
     app.json.sort_keys = False
-    for bp in (health.bp, users.bp, games.bp, matches.bp):
+    for bp in (health.bp, users.bp, games.bp, matches.bp, history.bp, stream.bp, pages.bp):
         app.register_blueprint(bp)
-    for extra in _optional_blueprints():
-        app.register_blueprint(extra)
 
     @app.errorhandler(ApiError)
     def api_error(exc: ApiError):
@@ -57,16 +56,3 @@ def create_app(settings=None, wiring=None) -> Flask:
 
     return app
 
-
-def _optional_blueprints() -> list:
-    """Blueprints of the history (replay/audit/disputes) and pages packages, when present."""
-    import importlib
-
-    found = []
-    for module in ("service.api.history", "service.api.stream", "service.pages"):
-        try:
-            found.append(importlib.import_module(module).bp)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
-    return found

@@ -117,6 +117,7 @@ def cmd_rebuild(args) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
+    from . import bench, history_cli
     parser = argparse.ArgumentParser(
         prog="turnstream",
         description="Event-sourced, turn-based board games for play-by-web matches. "
@@ -144,14 +145,8 @@ def build_parser() -> argparse.ArgumentParser:
     rebuild = proj_sub.add_parser("rebuild", help="rebuild every read model from the event streams")
     rebuild.set_defaults(func=cmd_rebuild)
 
-    for module in ("service.history_cli", "service.bench"):
-        try:
-            mod = __import__(module, fromlist=["add_commands"])
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
-            continue
-        mod.add_commands(sub)
+    history_cli.add_commands(sub)
+    bench.add_commands(sub)
     return parser
 
 
