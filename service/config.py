@@ -2,12 +2,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
-
-
-def _int(name: str, default: int) -> int:
-    value = os.environ.get(name)
-    return int(value) if value not in (None, "") else default
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
@@ -25,7 +20,8 @@ class Settings:
     rate_limit_per_minute: int = 600
     webhook_secret: str = "turnstream-dev-webhook-secret"
     public_url: str = "http://127.0.0.1:8000"
-    extra: dict = field(default_factory=dict)
+    dispute_hours: float = 48.0
+    stream_lifetime_seconds: float = 300.0
 
     @property
     def queue_url(self) -> str:
@@ -49,4 +45,6 @@ def from_env(env=None) -> Settings:
         rate_limit_per_minute=int(get("TURNSTREAM_RATE_LIMIT_PER_MINUTE") or 600),
         webhook_secret=get("TURNSTREAM_WEBHOOK_SECRET") or "turnstream-dev-webhook-secret",
         public_url=get("TURNSTREAM_PUBLIC_URL") or "http://127.0.0.1:8000",
+        dispute_hours=float(get("TURNSTREAM_DISPUTE_HOURS") or 48.0),
+        stream_lifetime_seconds=float(get("TURNSTREAM_STREAM_SECONDS") or 300.0),
     )

@@ -57,7 +57,7 @@ class History:
 
         from .connections import make_queue_redis
 
-        hours = float(w.settings.extra.get("dispute_hours", DEFAULT_DISPUTE_HOURS))
+        hours = w.settings.dispute_hours
         return cls(w.store, w.matches, w.matches.snapshots, w.games, w.users,
                    lambda: Queue("default", connection=make_queue_redis(w.settings)), hours)
 

@@ -14,7 +14,6 @@ from ..pages import page_user
 bp = Blueprint("stream", __name__)
 
 BLOCK_MS = 5000  # below the Redis client's socket timeout; each empty wait sends a keep-alive comment
-LIFETIME_SECONDS = 300  # a connection ends after this; EventSource reconnects with Last-Event-ID
 BATCH = 100
 
 
@@ -84,7 +83,7 @@ def stream(match_id):
     match = w.matches.load(match_id)
     viewer = stream_viewer(match)
     after = resume_after(match.version)
-    lifetime = float(w.settings.extra.get("stream_lifetime_seconds", LIFETIME_SECONDS))
+    lifetime = w.settings.stream_lifetime_seconds
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     return Response(event_stream(w, match_id, viewer, after, lifetime), mimetype="text/event-stream",
                     headers=headers)

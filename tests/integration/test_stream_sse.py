@@ -18,7 +18,7 @@ def sse(settings, redis_client, games):
     from service import create_app
     from service.wiring import build
     from workers import context
-    w = build(dataclasses.replace(settings, extra={"stream_lifetime_seconds": LIFETIME}), games=games,
+    w = build(dataclasses.replace(settings, stream_lifetime_seconds=LIFETIME), games=games,
               start_trigger=False)
     context.use(w)
     client = create_app(wiring=w).test_client()
