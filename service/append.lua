@@ -3,7 +3,7 @@
 -- A stale expected version answers {'conflict', current, the JSON events after the expected version...}.
 -- ARGV: 1 expected version, 2 command id ('' = none), 3 stored answer (JSON), 4 head before,
 --       5 head after, 6 status after, 7 match id, 8 game id, 9 secret ('' unless creating),
---       10.. one JSON envelope per event, in version order
+--       10 the JSON envelopes of the events, in version order, one per line (JSON has no raw newline)
 local expected = tonumber(ARGV[1])
 if ARGV[2] ~= '' then
   local answer = redis.call('HGET', KEYS[3], ARGV[2])
@@ -24,11 +24,12 @@ if current > 0 and redis.call('HGET', KEYS[2], 'head') ~= ARGV[4] then
 end
 if current == 0 and redis.call('EXISTS', KEYS[1]) == 1 then return {'conflict', '-1'} end
 local version = current
-for i = 10, #ARGV do
+for envelope in string.gmatch(ARGV[10], '[^\n]+') do
   version = version + 1
-  redis.call('XADD', KEYS[1], '0-' .. version, 'e', ARGV[i])
-  redis.call('XADD', KEYS[4], '*', 'm', ARGV[7], 'v', version)
+  redis.call('XADD', KEYS[1], '0-' .. version, 'e', envelope)
 end
+-- one change-log entry per append: the projector needs only "this match reached this version"
+redis.call('XADD', KEYS[4], '*', 'm', ARGV[7], 'v', version, 'n', version - current)
 redis.call('HSET', KEYS[2], 'version', version, 'head', ARGV[5], 'status', ARGV[6], 'game', ARGV[8])
 if ARGV[9] ~= '' then redis.call('SET', KEYS[5], ARGV[9]) end
 if ARGV[2] ~= '' then redis.call('HSET', KEYS[3], ARGV[2], ARGV[3]) end

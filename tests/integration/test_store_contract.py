@@ -66,7 +66,7 @@ def test_stale_expected_version_conflicts_and_writes_nothing(store):
     res = append(store, "m1", 1, envelopes(2, 1, first[0]["hash"]), first[0]["hash"])
     assert (res.status, res.version) == ("conflict", 2)
     assert store.version("m1") == 2 and store.r.xlen(store.keys.stream("m1")) == 2
-    assert store.r.xlen(store.keys.log(store.keys.partition("m1"))) == 2
+    assert store.r.xlen(store.keys.log(store.keys.partition("m1"))) == 1
 
 
 def test_wrong_head_conflicts(store):
@@ -98,13 +98,15 @@ def test_known_command_id_returns_stored_answer_and_writes_nothing(store):
 
 
 def test_partition_log_and_meta(store):
-    """Each appended event adds one partition-log entry (match id, version); meta tracks the head."""
+    """Each append adds one partition-log entry (match id, new version, event count); meta tracks the head."""
     envs = envelopes(1, 2)
     append(store, "m1", 0, envs, GENESIS)
+    append(store, "m1", 2, envelopes(3, 3, envs[-1]["hash"]), envs[-1]["hash"])
     log = store.r.xrange(store.keys.log(store.keys.partition("m1")))
-    assert [(f["m"], f["v"]) for _, f in log] == [("m1", "1"), ("m1", "2")]
+    assert [(f["m"], f["v"], f["n"]) for _, f in log] == [("m1", "2", "2"), ("m1", "5", "3")]
+    envs = store.read("m1").envelopes
     meta = store.r.hgetall(store.keys.meta("m1"))
-    assert meta == {"version": "2", "head": envs[-1]["hash"], "status": "active", "game": "g"}
+    assert meta == {"version": "5", "head": envs[-1]["hash"], "status": "active", "game": "g"}
 
 
 def test_stored_events_form_a_valid_hash_chain(store):
