@@ -1,6 +1,7 @@
 """Crashes with real processes and kill -9: a worker mid-job, Redis itself, a reply lost on the wire."""
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -202,29 +203,23 @@ class ReplyDropper:
             threading.Thread(target=self._to_client, args=(upstream, client, state), daemon=True).start()
 
     def _to_server(self, client, upstream, state):
-        try:
+        with contextlib.suppress(OSError):  # either side closing ends the copy
             while data := client.recv(65536):
                 with self.lock:
                     if self.drops and b"EVALSHA" in data.upper():
                         self.drops -= 1
                         state["drop"] = True
                 upstream.sendall(data)
-        except OSError:
-            pass
 
     def _to_client(self, upstream, client, state):
-        try:
+        with contextlib.suppress(OSError):
             while data := upstream.recv(65536):
                 if state["drop"]:  # Redis has run the script; its answer never arrives
                     break
                 client.sendall(data)
-        except OSError:
-            pass
         for sock in (client, upstream):
-            try:
+            with contextlib.suppress(OSError):
                 sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
             sock.close()
 
     def close(self):
