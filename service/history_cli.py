@@ -55,8 +55,10 @@ def cmd_replay(args) -> int:
     answer = history.replay(args.match, args.version, args.as_user)
     for version, sentence in history.move_log(args.match, args.as_user, answer["version"]):
         print(f"{version:>6}  {sentence}")
+    names = history.users.names(answer["active_players"]) if history.users else {}
+    to_move = ", ".join(names.get(p, p) for p in answer["active_players"]) or "nobody"
     print(f"\nstate at version {answer['version']} of {answer['latest_version']} ({answer['status']}); "
-          f"to move: {', '.join(answer['active_players']) or 'nobody'}")
+          f"to move: {to_move}")
     print(json.dumps(answer["view"], indent=2, sort_keys=True))
     return 0
 
