@@ -108,3 +108,31 @@ def test_inbox_reflects_each_turn_within_a_second(base):
         status, _ = actor.post(f"/api/matches/{mid}/commands", dict(chooser.choice(legal["commands"])))
         assert status == 201
     assert max(lags) < 1.0
+
+
+@pytest.mark.slow
+def test_sixteen_racing_http_commands_at_one_version_exactly_one_lands(base):
+    """16 clients send a legal command at the same expected version over HTTP: one 201, fifteen 409."""
+    import threading
+
+    players = make_players(base, 2)
+    status, match = players[0].post("/api/matches", {"game": "uchronia", "players": [p.id for p in players]})
+    mid = match["id"]
+    legal = players[0].get(f"/api/matches/{mid}/legal")[1]
+    barrier = threading.Barrier(16)
+    codes = []
+
+    def race(i):
+        barrier.wait()
+        cmd = dict(legal["commands"][i % len(legal["commands"])], expected_version=legal["version"],
+                   command_id=f"race-{i}")
+        codes.append(players[0].post(f"/api/matches/{mid}/commands", cmd)[0])
+
+    threads = [threading.Thread(target=race, args=(i,)) for i in range(16)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(codes) == [201] + [409] * 15
+    events = players[0].get(f"/api/matches/{mid}/events?after=0")[1]["events"]
+    assert [e["version"] for e in events] == list(range(1, legal["version"] + 2))
