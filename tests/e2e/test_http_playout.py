@@ -119,7 +119,7 @@ def test_sixteen_racing_http_commands_at_one_version_exactly_one_lands(base):
     status, match = players[0].post("/api/matches", {"game": "uchronia", "players": [p.id for p in players]})
     mid = match["id"]
     legal = players[0].get(f"/api/matches/{mid}/legal")[1]
-    barrier = threading.Barrier(16)
+    barrier = threading.Barrier(16, timeout=30)
     codes = []
 
     def race(i):
@@ -132,7 +132,7 @@ def test_sixteen_racing_http_commands_at_one_version_exactly_one_lands(base):
     for t in threads:
         t.start()
     for t in threads:
-        t.join()
+        t.join(60)
     assert sorted(codes) == [201] + [409] * 15
     events = players[0].get(f"/api/matches/{mid}/events?after=0")[1]["events"]
     assert [e["version"] for e in events] == list(range(1, legal["version"] + 2))

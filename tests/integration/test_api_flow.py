@@ -48,22 +48,23 @@ def test_racing_commands_exactly_one_lands(client, make_user, wiring):
     bob, _ = make_user("bob")
     mid = client.post("/api/matches", json={"game": "dice-race", "players": [ann, bob]}, headers=ha).get_json()["id"]
     v = client.get(f"/api/matches/{mid}").get_json()["version"]
-    barrier = threading.Barrier(16)
+    # each racer behaves like its own web process: its own wiring and fold cache
+    racers = [create_app(wiring=build(wiring.settings, games=wiring.games, start_trigger=False)).test_client()
+              for _ in range(16)]
+    barrier = threading.Barrier(16, timeout=30)
     results = []
 
     def go(i):
-        # each thread behaves like its own web process: its own wiring and fold cache
-        own = create_app(wiring=build(wiring.settings, games=wiring.games, start_trigger=False)).test_client()
         barrier.wait()
-        r = own.post(f"/api/matches/{mid}/commands", headers=ha,
-                     json={"type": "note", "payload": {"text": str(i)}, "expected_version": v})
+        r = racers[i].post(f"/api/matches/{mid}/commands", headers=ha,
+                           json={"type": "note", "payload": {"text": str(i)}, "expected_version": v})
         results.append(r.status_code)
 
     threads = [threading.Thread(target=go, args=(i,)) for i in range(16)]
     for t in threads:
         t.start()
     for t in threads:
-        t.join()
+        t.join(60)
     assert sorted(results) == [201] + [409] * 15
     events = client.get(f"/api/matches/{mid}/events?after=0", headers=ha).get_json()["events"]
     assert [e["version"] for e in events] == list(range(1, v + 2))

@@ -57,7 +57,7 @@ def test_racers_get_one_success_per_version_and_the_rest_409(wiring):
 
     for _round in range(ROUNDS):
         version = w.store.version(mid)
-        barrier = threading.Barrier(RACERS)
+        barrier = threading.Barrier(RACERS, timeout=30)
         threads = [threading.Thread(target=racer, args=(i, barrier, version)) for i in range(RACERS)]
         for t in threads:
             t.start()
@@ -83,7 +83,7 @@ def test_racers_retrying_on_conflict_each_land_exactly_once(wiring):
     services = [own_service(w) for _ in range(RACERS)]
     for svc in services:
         svc.load(mid)
-    barrier = threading.Barrier(RACERS)
+    barrier = threading.Barrier(RACERS, timeout=30)
     errors: list = []
 
     def racer(i):
