@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+
+from domain.engine.timestamps import from_epoch
 
 
 class ReadModels:
@@ -53,7 +54,7 @@ class ReadModels:
             row = rows.get(mid)
             if row is None or user_id not in row.get("active_players", []):
                 continue
-            since = datetime.fromtimestamp(score, timezone.utc).isoformat(timespec="milliseconds")
+            since = from_epoch(score)
             out.append({"id": mid, "game": row["game"], "version": row["version"],
-                        "waiting_since": since.replace("+00:00", "Z"), "players": row["players"]})
+                        "waiting_since": since, "players": row["players"]})
         return out

@@ -2,16 +2,12 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime
+
+from domain.engine.timestamps import epoch
 
 from .summary import inbox_changes, last_actions, match_row, waiting
 
 STATUSES = ("open", "active", "finished")
-
-
-def epoch(iso: str) -> float:
-    """Seconds since the epoch of an ISO-8601 UTC timestamp."""
-    return datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp()
 
 
 class ProjectionWriter:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import timedelta
 
 from domain.engine import ALL
 from domain.engine import aggregate as agg
@@ -12,6 +12,7 @@ from domain.engine import audit as audit_mod
 from domain.engine import disputes as disputes_mod
 from domain.engine import platform_events as pe
 from domain.engine import undo
+from domain.engine.timestamps import format_time, parse_time
 
 from .errors import ApiError, not_found
 
@@ -20,16 +21,6 @@ EXPORT_FORMAT = "turnstream-export/1"
 DEFAULT_DISPUTE_HOURS = 48.0
 EXPIRE_JOB = "workers.history_jobs.expire_dispute"
 SETUP_WINDOW = 256  # how far back a dispute looks for match_started to tell the opening setup apart
-
-
-def parse_time(iso: str) -> datetime:
-    """An ISO-8601 UTC string as an aware datetime."""
-    return datetime.fromisoformat(iso.replace("Z", "+00:00"))
-
-
-def format_time(moment: datetime) -> str:
-    """An aware datetime as the service's ISO-8601 UTC string (milliseconds, Z)."""
-    return moment.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def viewer_of(match, user_id: str | None) -> str | None:

@@ -14,13 +14,14 @@ from domain.engine import HmacRng, RuleViolation
 from domain.engine import aggregate as agg
 from domain.engine.hashing import canonical_json
 from domain.engine.rng import commitment
+from domain.engine.timestamps import format_time
 
 from .errors import ApiError, from_violation, not_found
 
 
 def utc_now() -> str:
     """The current time as an ISO-8601 UTC string with milliseconds."""
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return format_time(datetime.now(timezone.utc))
 
 
 class MatchCache:

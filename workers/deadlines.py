@@ -2,22 +2,18 @@
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timedelta, timezone
+from datetime import timedelta
 
 from domain.engine import RuleViolation
 from domain.engine import platform_events as pe
 from domain.engine.aggregate import new_event
+from domain.engine.timestamps import parse_time
 
 from .context import wiring
 
 log = logging.getLogger("turnstream.deadlines")
 QUEUE = "default"
 JOB = "workers.deadlines.turn_deadline"
-
-
-def parse_time(iso: str) -> datetime:
-    """An ISO-8601 UTC timestamp as an aware datetime."""
-    return datetime.fromisoformat(iso.replace("Z", "+00:00")).astimezone(timezone.utc)
 
 
 def deadline_job_id(match_id: str, player: str, since: str) -> str:

@@ -8,19 +8,14 @@ handed in by the caller (the domain reads no clock).
 """
 from __future__ import annotations
 
-from datetime import datetime
-
 from . import platform_events as pe
 from .aggregate import new_event
 from .errors import RuleViolation
+from .timestamps import parse_time
 
 ACCEPTED = "accepted"
 REJECTED = "rejected"
 OPEN = "open"
-
-
-def _instant(iso: str) -> datetime:
-    return datetime.fromisoformat(iso.replace("Z", "+00:00"))
 
 
 def voters(match, dispute: dict) -> list:
@@ -103,7 +98,7 @@ def expiry_due(match, dispute_id: str, now: str) -> bool:
     """True if the dispute is still open and its deadline has passed at `now`."""
     dispute = match.disputes.get(dispute_id)
     return (dispute is not None and dispute["status"] == OPEN and dispute.get("deadline") is not None
-            and _instant(now) >= _instant(dispute["deadline"]))
+            and parse_time(now) >= parse_time(dispute["deadline"]))
 
 
 def decide_expire(match, dispute_id: str, now: str) -> list[dict]:

@@ -10,7 +10,8 @@ from rq.registry import ScheduledJobRegistry
 
 from service.connections import make_queue_redis
 from tests.conftest import drain_projections
-from workers.deadlines import QUEUE, deadline_job_id, parse_time, turn_deadline
+from domain.engine.timestamps import parse_time
+from workers.deadlines import QUEUE, deadline_job_id, turn_deadline
 
 
 def start_race(client, make_user, hours):
