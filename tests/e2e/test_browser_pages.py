@@ -10,6 +10,7 @@ import urllib.parse
 import pytest
 
 from tests.e2e.processes import ROOT, Api, service
+from tests.waiting import wait_for
 
 pytestmark = pytest.mark.browser
 ARTIFACTS = ROOT / "test-artifacts"
@@ -217,12 +218,11 @@ def test_the_lobby_lists_your_move_first(duel, base):
     waiting = [p for p in (ann, bob) if p.page.locator("[data-your-turn]").count()]
     assert waiting, "someone must move in the running match"
     page = waiting[0].page
-    ends = time.monotonic() + 5
-    page.goto(base + "/")
-    while not page.locator(f"#your-move [data-inbox-match='{match_id}']").count():
-        assert time.monotonic() < ends, "the inbox projection did not list the match"
-        time.sleep(0.2)
+    def lobby_lists_the_match():
         page.goto(base + "/")
+        return page.locator(f"#your-move [data-inbox-match='{match_id}']").count()
+
+    wait_for(lobby_lists_the_match, 5, "the inbox projection to list the match", interval=0.2)
     sections = page.eval_on_selector_all("main > section", "els => els.map(e => e.id)")
     assert sections.index("your-move") < sections.index("my-matches") < sections.index("open-matches")
     page.screenshot(path=str(ARTIFACTS / "lobby.png"), full_page=True)

@@ -7,6 +7,7 @@ import time
 import pytest
 
 from tests.e2e.processes import Api, service
+from tests.waiting import wait_for
 
 
 def make_players(base, n):
@@ -46,14 +47,11 @@ def play_to_the_end(players, game, seed, budget):
         sent += 1
 
 
-def wait_for(predicate, timeout=1.0):
-    """Poll until predicate() is truthy; return how long it took, or fail."""
+def seconds_until(predicate, timeout=1.0, what="the read model"):
+    """How long until predicate() is truthy (fails after `timeout` seconds)."""
     start = time.monotonic()
-    while time.monotonic() - start < timeout:
-        if predicate():
-            return time.monotonic() - start
-        time.sleep(0.02)
-    raise AssertionError("not reached within the timeout")
+    wait_for(predicate, timeout, what, interval=0.02)
+    return time.monotonic() - start
 
 
 @pytest.fixture(scope="module")
@@ -85,7 +83,7 @@ def test_random_match_through_http_reaches_its_end(base, game, n):
         rows = Api(base).get(f"/api/matches?player={players[0].id}")[1]["matches"]
         return rows and rows[0]["version"] == final and rows[0]["status"] == "finished"
 
-    wait_for(listed, timeout=1.0)
+    seconds_until(listed, timeout=1.0, what="the match list to show the final version")
     assert players[0].get("/api/users/me/inbox")[1]["matches"] == []
 
 
@@ -101,7 +99,7 @@ def test_inbox_reflects_each_turn_within_a_second(base):
     for _ in range(25):
         state = players[0].get(f"/api/matches/{mid}/state")[1]
         for pid in state["active_players"]:
-            lags.append(wait_for(lambda: any(m["id"] == mid and m["version"] == state["version"]
+            lags.append(seconds_until(lambda: any(m["id"] == mid and m["version"] == state["version"]
                                              for m in by_id[pid].get("/api/users/me/inbox")[1]["matches"])))
         actor = by_id[chooser.choice(state["active_players"])]
         legal = actor.get(f"/api/matches/{mid}/legal")[1]

@@ -4,7 +4,6 @@ from __future__ import annotations
 import json
 import socket
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ from service.config import Settings
 from service.embedded_redis import EmbeddedRedis, find_redis_server, free_port
 from service.wiring import build
 from tests.conftest import drain_projections
+from tests.waiting import wait_for
 from domain.games.dice_race import GAME as RACE
 
 
@@ -51,13 +51,8 @@ def cluster(tmp_path_factory):
         subprocess.run([redis_cli(), "--cluster", "create"] + [f"127.0.0.1:{n.port}" for n in nodes]
                        + ["--cluster-replicas", "0", "--cluster-yes"], check=True, capture_output=True, timeout=30)
         import redis
-        deadline = time.monotonic() + 20
-        while True:
-            infos = [redis.Redis(port=n.port, decode_responses=True).cluster("info") for n in nodes]
-            if all(i["cluster_state"] == "ok" for i in infos):
-                break
-            assert time.monotonic() < deadline, f"the cluster did not come up: {infos}"
-            time.sleep(0.1)
+        wait_for(lambda: all(redis.Redis(port=n.port, decode_responses=True).cluster("info")["cluster_state"] == "ok"
+                             for n in nodes), 20, "the cluster to come up", interval=0.1)
         yield nodes
     finally:
         for n in nodes:

@@ -9,7 +9,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -21,6 +20,7 @@ from service.config import Settings
 from service.embedded_redis import EmbeddedRedis, free_port
 from service.wiring import build
 from domain.games.dice_race import GAME as RACE
+from tests.waiting import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -59,17 +59,6 @@ def start_worker(redis_url: str, slow: float, log: Path) -> subprocess.Popen:
                PYTHONPATH=str(ROOT))
     return subprocess.Popen([sys.executable, "-c", WORKER.format(root=str(ROOT), slow=slow)], cwd=ROOT, env=env,
                             stdout=open(log, "ab"), stderr=subprocess.STDOUT)
-
-
-def wait_for(predicate, timeout: float, what: str):
-    """Poll `predicate` until it is truthy; fail after `timeout` seconds."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def race_wiring(redis_url: str, **settings):

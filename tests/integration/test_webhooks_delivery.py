@@ -17,6 +17,7 @@ from rq.registry import FinishedJobRegistry
 from service.connections import make_queue_redis
 from tests.conftest import drain_projections
 from tests.e2e.processes import Api, service
+from tests.waiting import wait_for
 from workers.notifications import QUEUE, SIGNATURE_HEADER, notices, notify
 
 
@@ -145,10 +146,8 @@ def test_a_real_worker_retries_a_failed_delivery_with_backoff(redis_url, tmp_pat
             status, match = Api(base, ann["token"]).post("/api/matches", {"game": "uchronia",
                                                                           "players": [ann["id"], bob["id"]]})
             assert status == 201
-            deadline = time.monotonic() + 20
-            while len(flaky.calls) < 2 and time.monotonic() < deadline:
-                time.sleep(0.1)
-            time.sleep(1.0)
+            wait_for(lambda: len(flaky.calls) >= 2, 20, "a failed delivery and its retry", interval=0.1)
+            time.sleep(1.0)  # room for a wrong third delivery to show up
         assert len(flaky.calls) == 2, "one failed attempt, one retry, nothing more"
         first, second = flaky.notices()
         assert first == second and first["kind"] == "your_turn" and first["match"] == match["id"]

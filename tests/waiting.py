@@ -1,0 +1,16 @@
+"""Polling for tests that wait on other processes: one helper instead of a loop in every file."""
+from __future__ import annotations
+
+import time
+
+
+def wait_for(predicate, timeout: float, what: str = "the condition", interval: float = 0.05):
+    """Call `predicate` until it returns something truthy and return that; fail after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() >= deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(interval)
