@@ -108,7 +108,7 @@ def events(match_id):
 
     def as_seen(match):
         viewer = user["id"] if user and user["id"] in match.players else None
-        envs = w.store.read_range(match_id, after + 1) if after < match.version else []
+        envs = match.envelopes_since(after + 1) if after < match.version else []  # already read by the catch-up
         return {"version": match.version, "events": [match.redact(e, viewer) for e in envs]}
 
     return w.matches.read(match_id, as_seen)

@@ -170,3 +170,19 @@ def test_replay_bad_versions_and_unknown_match(client, make_user):
     assert client.get("/api/matches/m_nope/replay").status_code == 404
     latest = client.get(f"/api/matches/{mid}/replay").get_json()
     assert latest["version"] == head
+
+
+def test_events_of_a_match_cold_loaded_from_a_snapshot_start_at_version_one(small_k, make_user):
+    """GET events from 0 on a process that loaded the match from a snapshot still lists every event."""
+    w, client = small_k
+    mid, people = start_race(client, make_user)
+    ha = people["ann"][1]
+    for i in range(2 * K):
+        command(client, mid, ha, "note", text=str(i))
+    drain_projections(w)
+    fresh = build(w.settings, games=w.games, start_trigger=False)
+    assert fresh.matches.load(mid).base > 0
+    events = create_app(wiring=fresh).test_client().get(f"/api/matches/{mid}/events?after=0",
+                                                        headers=ha).get_json()["events"]
+    assert [e["version"] for e in events] == list(range(1, w.store.version(mid) + 1))
+    assert events == client.get(f"/api/matches/{mid}/events?after=0", headers=ha).get_json()["events"]
