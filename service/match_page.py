@@ -10,6 +10,7 @@ from domain.engine import platform_events as pe
 
 from .boards import render_board
 from .history import describe
+from .matches import legal_for
 from .openapi import schema_json
 
 LOG_LIMIT = 300
@@ -125,7 +126,7 @@ def live_sections(w, match, viewer) -> dict:
     actors = [env.get("actor") for env in match.envelopes[-LOG_LIMIT:] if env.get("actor")]
     names = w.users.names(list(match.players) + actors + [match.created_by or ""])
     names.pop("", None)
-    commands = w.matches.legal(viewer, match.id)[1] if viewer else []
+    commands = legal_for(match, viewer)
     active = match.active_players()
     ctx = {"match": match, "viewer": viewer, "names": names, "active": active,
            "groups": action_groups(commands, names), "command_types": sorted(match.game.command_schemas),

@@ -316,10 +316,12 @@ class MatchService:
     # -- reading -------------------------------------------------------------------------------
     def legal(self, actor: str, match_id: str) -> tuple[int, list]:
         """(version, the commands `actor` may send now)."""
-        with self.cache.lock(match_id):
-            match = self._catch_up(match_id)[0]
-            if actor not in match.players or actor not in match.active_players():
-                return match.version, []
-            return match.version, [{"type": c["type"], "payload": c["payload"]}
-                                   for c in match.game.legal_commands(match.game_state, actor)]
+        return self.read(match_id, lambda match: (match.version, legal_for(match, actor)))
+
+
+def legal_for(match: agg.Match, actor: str | None) -> list:
+    """The commands `actor` may send now in a folded match (none unless seated and to move)."""
+    if actor not in match.players or actor not in match.active_players():
+        return []
+    return [{"type": c["type"], "payload": c["payload"]} for c in match.game.legal_commands(match.game_state, actor)]
 

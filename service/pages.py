@@ -241,26 +241,32 @@ def _viewer(match) -> str | None:
 def match_page(match_id):
     """The match page: board, legal actions, log, replay slider, take-back and dispute controls."""
     w = wiring()
+    user = page_user()
+
+    def render(match):  # under the match's lock: a command applying meanwhile cannot tear the page
+        viewer = _viewer(match)
+        return render_template("match.html", user=user, match=match, viewer=viewer,
+                               sections=live_sections(w, match, viewer), title=match.game.title,
+                               login_csrf=login_csrf(),
+                               can_join=bool(user and match.status == "open" and not viewer))
+
     try:
-        match = w.matches.load(match_id)
+        return w.matches.read(match_id, render)
     except ApiError as exc:
         return error_page(exc.status, exc.message)
-    user = page_user()
-    viewer = _viewer(match)
-    sections = live_sections(w, match, viewer)
-    return render_template("match.html", user=user, match=match, viewer=viewer, sections=sections,
-                           title=match.game.title, login_csrf=login_csrf(),
-                           can_join=bool(user and match.status == "open" and not viewer))
 
 
 @bp.get("/matches/<match_id>/live")
 def live(match_id):
     """The live parts of the match page as HTML snippets (the page's script swaps them in)."""
     w = wiring()
-    match = w.matches.load(match_id)
-    sections = live_sections(w, match, _viewer(match))
-    return jsonify({"version": match.version, "status": match.status,
-                    "html": {k: str(v) for k, v in sections["html"].items()}})
+
+    def render(match):
+        sections = live_sections(w, match, _viewer(match))
+        return {"version": match.version, "status": match.status,
+                "html": {k: str(v) for k, v in sections["html"].items()}}
+
+    return jsonify(w.matches.read(match_id, render))
 
 
 @bp.get("/matches/<match_id>/board")
