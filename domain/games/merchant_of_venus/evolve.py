@@ -202,7 +202,6 @@ _HANDLERS = {
     "passenger_picked_up": _passenger_picked_up, "passenger_dropped_off": _passenger_dropped_off,
     "item_jettisoned": _item_jettisoned, "turn_ended": _turn_ended, "match_finished": _match_finished,
 }
-EVENT_TYPES = frozenset(_HANDLERS)
 
 
 def evolve(state: dict, ev: dict) -> dict:

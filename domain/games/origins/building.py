@@ -55,11 +55,6 @@ def build_candidates(state: dict, player: dict) -> list:
     return out
 
 
-def build_possible(state: dict, player: dict) -> bool:
-    """True if at least one build payload is legal (short-circuits)."""
-    return bool(build_candidates(state, player))
-
-
 def build_events(state: dict, pid: str, payload: dict, rng, source: str, food_paid: int) -> list:
     """building_bought, market_refilled and (face up) effect_applied for a checked build payload."""
     player = state["players"][pid]

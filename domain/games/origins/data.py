@@ -77,7 +77,6 @@ DATA = load()
 COLOURS: list = DATA["colours"]
 SITES: dict = {s["id"]: s for s in DATA["sites"]}
 SITE_IDS: list = [s["id"] for s in DATA["sites"]]
-TOKENS: dict = {t["id"]: t for t in DATA["bonus_tokens"]}
 TOKEN_IDS: list = [t["id"] for t in DATA["bonus_tokens"]]
 MAIN_SITE: dict = {cmd: s["id"] for s in DATA["sites"] for cmd in s["main"]}
 BONUS_TOKEN: dict = {t["command"]: t["id"] for t in DATA["bonus_tokens"]}

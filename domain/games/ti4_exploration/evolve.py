@@ -371,7 +371,6 @@ HANDLERS = {
     "player_passed": _player_passed, "victory_point_gained": _victory_point_gained,
     "status_phase_resolved": _status_phase_resolved, "match_finished": _match_finished,
 }
-EVENT_TYPES = frozenset(HANDLERS)
 
 
 def evolve(state: dict, event: dict) -> dict:
