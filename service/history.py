@@ -23,11 +23,6 @@ EXPIRE_JOB = "workers.history_jobs.expire_dispute"
 SETUP_WINDOW = 256  # how far back a dispute looks for match_started to tell the opening setup apart
 
 
-def viewer_of(match, user_id: str | None) -> str | None:
-    """The viewer a user is in a match: their id when seated, else a spectator (None)."""
-    return user_id if user_id is not None and user_id in match.players else None
-
-
 class History:
     """Replay, audit, export, take-back and disputes over the event store and the match service."""
 
@@ -78,7 +73,7 @@ class History:
     def replay(self, match_id: str, version: int | None, user_id: str | None) -> dict:
         """The match at `version` as the caller may see it (everything once the match has finished)."""
         def at_head(m):
-            viewer = viewer_of(m, user_id)
+            viewer = m.viewer_for(user_id)
             answer = self._seen_at(m, m.finished, viewer) if version in (None, m.version) else None
             return m, viewer, m.version, m.finished, answer
 
@@ -97,7 +92,7 @@ class History:
         """[(version, sentence)] for every event up to `upto`, redacted for the viewer, reverted ones marked."""
         live, effective, people = self.matches.read(
             match_id, lambda m: (m, set(m.effective), list(m.players) + ([m.created_by] if m.created_by else [])))
-        viewer = viewer_of(live, user_id)
+        viewer = live.viewer_for(user_id)
         names = self.users.names(people) if self.users is not None else {}
         last = live.version if upto is None else upto
         lines = []
@@ -209,7 +204,7 @@ class History:
         self.expire_overdue(match_id)
         live, found = self.matches.read(match_id, lambda m: (m, [dict(d, votes=dict(d["votes"]))
                                                                  for d in m.disputes.values()]))
-        viewer = viewer_of(live, user_id)
+        viewer = live.viewer_for(user_id)
         out = []
         for d in found:
             stored = self.store.read_range(match_id, d["version"], d["version"])

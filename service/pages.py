@@ -234,7 +234,7 @@ def join(match_id):
 # -- the match page --------------------------------------------------------------------------------
 def _viewer(match) -> str | None:
     user = page_user()
-    return user["id"] if user and user["id"] in match.players else None
+    return match.viewer_for(user["id"] if user else None)
 
 
 @bp.get("/matches/<match_id>")

@@ -99,6 +99,10 @@ class Match:
             return []
         return list(self.game.active_players(self.game_state))
 
+    def viewer_for(self, user_id: str | None) -> str | None:
+        """Whom a user sees the match as: themself when seated, else a spectator (None)."""
+        return user_id if user_id is not None and user_id in self.players else None
+
     def view(self, viewer: str | None) -> dict:
         """The game state as `viewer` may see it; everything once finished."""
         if self.game_state is None:

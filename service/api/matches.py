@@ -71,7 +71,7 @@ def state(match_id):
     user = current_user(optional=True)
 
     def as_seen(match):
-        viewer = user["id"] if user and user["id"] in match.players else None
+        viewer = match.viewer_for(user["id"] if user else None)
         return {"id": match.id, "game": match.game_id, "status": match.status, "version": match.version,
                 "players": list(match.players), "active_players": match.active_players(),
                 "view": match.view(viewer), "result": match.result}
@@ -107,7 +107,7 @@ def events(match_id):
     w = wiring()
 
     def as_seen(match):
-        viewer = user["id"] if user and user["id"] in match.players else None
+        viewer = match.viewer_for(user["id"] if user else None)
         envs = match.envelopes_since(after + 1) if after < match.version else []  # already read by the catch-up
         return {"version": match.version, "events": [match.redact(e, viewer) for e in envs]}
 

@@ -25,7 +25,7 @@ def stream_viewer(match) -> str | None:
         user = users.authenticate(token)
     else:
         user = page_user()
-    return user["id"] if user and user["id"] in match.players else None
+    return match.viewer_for(user["id"] if user else None)
 
 
 def resume_after(current: int) -> int:

@@ -176,3 +176,10 @@ def test_hash_chain_names_first_broken_version():
     assert verify_chain(envs[:2] + envs[3:]) == 3
     assert verify_chain(envs[:3] + [envs[4], envs[3]] + envs[5:]) == 4
     assert GENESIS == envs[0]["prev"]
+
+
+def test_a_seated_user_sees_as_themself_anyone_else_as_a_spectator():
+    """viewer_for: the one rule every endpoint uses to pick whose view to show."""
+    log = started()
+    assert log.match.viewer_for("ann") == "ann"
+    assert log.match.viewer_for("cid") is None and log.match.viewer_for(None) is None
