@@ -34,10 +34,14 @@ def last_actions(envelopes, players, lookback: int = 500) -> dict:
     return out
 
 
+def turns_started(previous: dict | None, row: dict) -> dict:
+    """{player: waiting_since} for the players whose turn began between two rows of a match."""
+    was = (previous or {}).get("waiting", {})
+    return {p: since for p, since in row.get("waiting", {}).items() if was.get(p) != since}
+
+
 def inbox_changes(previous: dict | None, row: dict) -> tuple[dict, list]:
     """(players to add with their waiting-since, players to remove) between two rows of a match."""
     now = row.get("waiting", {})
-    was = (previous or {}).get("waiting", {})
-    adds = {p: since for p, since in now.items() if was.get(p) != since}
-    removes = [p for p in was if p not in now]
-    return adds, removes
+    removes = [p for p in (previous or {}).get("waiting", {}) if p not in now]
+    return turns_started(previous, row), removes

@@ -8,6 +8,7 @@ from domain.engine import RuleViolation
 from domain.engine import platform_events as pe
 from domain.engine.aggregate import new_event
 from domain.engine.timestamps import parse_time
+from projections.summary import turns_started
 
 from .context import wiring
 
@@ -22,25 +23,19 @@ def deadline_job_id(match_id: str, player: str, since: str) -> str:
     return f"deadline-{match_id}-{player}-{stamp}"
 
 
-def new_turns(prev: dict | None, row: dict) -> dict:
-    """{player: waiting_since} for the players whose turn started in this change."""
-    before = (prev or {}).get("waiting", {})
-    return {p: since for p, since in row.get("waiting", {}).items() if before.get(p) != since}
-
-
-def schedule(changes: list) -> list:
-    """Schedule a deadline job for every turn that started in these changes; return the job ids."""
+def schedule(changes: list, matches: dict) -> list:
+    """Schedule a deadline job for every turn that started in these changes (`matches`: the folded
+    matches by id); return the job ids."""
     from rq.exceptions import DuplicateJobError
 
     from .followups import queue
 
-    w = wiring()
     scheduled = []
     for prev, row in changes:
-        turns = new_turns(prev, row) if row.get("status") == "active" else {}
+        turns = turns_started(prev, row) if row.get("status") == "active" else {}
         if not turns:
             continue
-        hours = w.matches.load(row["id"]).turn_deadline_hours
+        hours = matches[row["id"]].turn_deadline_hours
         if not hours:
             continue
         q = queue(QUEUE)

@@ -24,14 +24,15 @@ def queue(name: str):
     return Queue(name, connection=conn)
 
 
-def after_projection(changes: list) -> None:
-    """Hand the projection's [(previous row, row)] changes to the deadline and notification jobs."""
+def after_projection(changes: list, matches: dict) -> None:
+    """Hand the projection's [(previous row, row)] changes, with the folded matches by id, to the
+    deadline and notification jobs."""
     if not changes:
         return
     from . import deadlines, notifications
     for follow_up in (deadlines.schedule, notifications.notify):
         try:
-            follow_up(changes)
+            follow_up(changes, matches)
         except RedisError as exc:
             log.warning("%s: Redis unavailable (%s)", follow_up.__module__, exc)
         except Exception:  # one follow-up's bug must not stop the projections or the other follow-up

@@ -26,7 +26,7 @@ def project_partition(p: int) -> int:
         match_ids = list(dict.fromkeys(fields["m"] for _id, fields in entries))
         matches = [w.matches.load(mid) for mid in match_ids]
         changes = writer.apply(p, matches, entries[-1][0])
-        after_projection(changes)
+        after_projection(changes, {m.id: m for m in matches})
         w.matches.snapshots.write_due(matches)
         written += len(changes)
         log.debug("partition %d: %d log entries, %d matches", p, len(entries), len(matches))

@@ -8,6 +8,7 @@ import logging
 import urllib.request
 
 from domain.engine import platform_events as pe
+from projections.summary import turns_started
 
 from .context import wiring
 
@@ -33,18 +34,15 @@ def signature(secret: str, body: bytes) -> str:
 def notices(match, prev: dict | None, row: dict, public_url: str) -> list:
     """The (user, notice) pairs one projection change calls for."""
     base = {"match": row["id"], "game": row["game"], "url": f"{public_url.rstrip('/')}/matches/{row['id']}"}
-    out = []
-    before = (prev or {}).get("waiting", {})
-    for player, since in row.get("waiting", {}).items():
-        if before.get(player) != since:
-            out.append((player, {**base, "kind": "your_turn", "version": row["version"], "waiting_since": since}))
+    out = [(player, {**base, "kind": "your_turn", "version": row["version"], "waiting_since": since})
+           for player, since in turns_started(prev, row).items()]
     if row["status"] == "finished" and (prev or {}).get("status") != "finished":
         for player in row["players"]:
             out.append((player, {**base, "kind": "match_finished", "version": row["version"],
                                  "result": row.get("result")}))
     seen = (prev or {}).get("version", 0)
-    for env in match.envelopes:
-        if env["version"] > seen and env["type"] == pe.DISPUTE_OPENED:
+    for env in match.envelopes_since(seen + 1):
+        if env["type"] == pe.DISPUTE_OPENED:
             d = env["data"]
             for player in match.players:
                 if player != d.get("by"):
@@ -54,8 +52,9 @@ def notices(match, prev: dict | None, row: dict, public_url: str) -> list:
     return out
 
 
-def notify(changes: list) -> list:
-    """Enqueue one delivery per (user, match, version, kind) for users with a webhook; return the keys."""
+def notify(changes: list, matches: dict) -> list:
+    """Enqueue one delivery per (user, match, version, kind) for users with a webhook (`matches`: the
+    folded matches by id); return the keys."""
     from rq import Retry
 
     from .followups import queue
@@ -63,7 +62,7 @@ def notify(changes: list) -> list:
     w = wiring()
     enqueued = []
     for prev, row in changes:
-        match = w.matches.load(row["id"])
+        match = matches[row["id"]]
         for user_id, notice in notices(match, prev, row, w.settings.public_url):
             user = w.users.get(user_id)
             if not user or not user.get("webhook"):

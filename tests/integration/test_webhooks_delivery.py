@@ -93,7 +93,7 @@ def test_your_turn_is_signed_and_sent_once(wiring, client, make_user, receiver):
     assert call["headers"]["Content-Type"] == "application/json"
     assert receiver.notices()[0]["url"].endswith(f"/matches/{mid}")
     row = wiring.read_models.rows([mid])[0]
-    assert notify([(None, row)]) == [], "the same (user, match, version, kind) is never enqueued twice"
+    assert notify([(None, row)], {mid: wiring.matches.load(mid)}) == [], "the same (user, match, version, kind) is never enqueued twice"
     deliver_all(wiring)
     assert len(receiver.calls) == 1
 
@@ -130,7 +130,7 @@ def test_users_without_a_webhook_get_nothing(wiring, client, make_user):
     drain_projections(wiring)
     row = wiring.read_models.rows([mid])[0]
     assert [(u, n["kind"]) for u, n in notices(match, None, row, "http://x")] == [(ann, "your_turn")]
-    assert notify([(None, row)]) == []
+    assert notify([(None, row)], {mid: match}) == []
 
 
 def test_a_real_worker_retries_a_failed_delivery_with_backoff(redis_url, tmp_path):
