@@ -140,15 +140,21 @@ def test_seeking_folds_at_most_k_events(small_k, make_user, evolve_calls):
     assert report["without_snapshots"]["max_events_folded"] > K
 
 
-def test_cold_load_starts_from_a_snapshot_and_a_take_back_still_refolds(small_k, make_user, evolve_calls):
-    """A fresh process folds from the latest snapshot (at most K events) and can take back past it."""
+def noted_race_with_snapshots(small_k, make_user, notes: int):
+    """A dice race with `notes` notes of ann's, its snapshots written, and a fresh process's wiring:
+    (wiring, client, match id, ann's headers, fresh wiring)."""
     w, client = small_k
     mid, people = start_race(client, make_user)
     ha = people["ann"][1]
-    for i in range(3 * K):
+    for i in range(notes):
         command(client, mid, ha, "note", text=str(i))
     drain_projections(w)
-    fresh = build(w.settings, games=w.games, start_trigger=False)
+    return w, client, mid, ha, build(w.settings, games=w.games, start_trigger=False)
+
+
+def test_cold_load_starts_from_a_snapshot_and_a_take_back_still_refolds(small_k, make_user, evolve_calls):
+    """A fresh process folds from the latest snapshot (at most K events) and can take back past it."""
+    w, client, mid, ha, fresh = noted_race_with_snapshots(small_k, make_user, 3 * K)
     before = evolve_calls()
     loaded = fresh.matches.load(mid)
     assert 0 < loaded.base < loaded.version and evolve_calls() - before <= K
@@ -174,13 +180,7 @@ def test_replay_bad_versions_and_unknown_match(client, make_user):
 
 def test_events_of_a_match_cold_loaded_from_a_snapshot_start_at_version_one(small_k, make_user):
     """GET events from 0 on a process that loaded the match from a snapshot still lists every event."""
-    w, client = small_k
-    mid, people = start_race(client, make_user)
-    ha = people["ann"][1]
-    for i in range(2 * K):
-        command(client, mid, ha, "note", text=str(i))
-    drain_projections(w)
-    fresh = build(w.settings, games=w.games, start_trigger=False)
+    w, client, mid, ha, fresh = noted_race_with_snapshots(small_k, make_user, 2 * K)
     assert fresh.matches.load(mid).base > 0
     events = create_app(wiring=fresh).test_client().get(f"/api/matches/{mid}/events?after=0",
                                                         headers=ha).get_json()["events"]
