@@ -117,7 +117,8 @@ def cmd_rebuild(args) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
-    from . import bench, history_cli
+    from . import history_cli
+    from .benchmarks import engine as bench
     parser = argparse.ArgumentParser(
         prog="turnstream",
         description="Event-sourced, turn-based board games for play-by-web matches. "

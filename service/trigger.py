@@ -8,8 +8,9 @@ from redis.exceptions import RedisError
 
 log = logging.getLogger("turnstream.trigger")
 
-QUEUE = "projections"
-JOB = "workers.jobs.project_partition"
+from workers.queues import PROJECT_JOB as JOB
+from workers.queues import PROJECTIONS as QUEUE
+from workers.queues import project_job_id
 
 
 def enqueue_partition(queue, p: int) -> bool:
@@ -17,7 +18,7 @@ def enqueue_partition(queue, p: int) -> bool:
     from rq.exceptions import DuplicateJobError
     from rq.job import Job, JobStatus
 
-    job_id = f"project-{p}"
+    job_id = project_job_id(p)
     try:
         queue.enqueue(JOB, p, job_id=job_id, unique=True, result_ttl=0, failure_ttl=60, ttl=3600)
         return True

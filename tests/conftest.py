@@ -84,7 +84,7 @@ def drain_projections(w):
     """Run every queued projection job in this process (RQ SimpleWorker, burst)."""
     from rq import Queue, SimpleWorker
     from service.connections import make_queue_redis
-    from service.trigger import QUEUE
+    from workers.queues import PROJECTIONS as QUEUE
     conn = make_queue_redis(w.settings)
     queue = Queue(QUEUE, connection=conn)
     w.trigger.flush(queue)

@@ -11,9 +11,10 @@ from domain.engine.timestamps import parse_time
 from projections.summary import turns_started
 
 from .context import wiring
+from .queues import DEFAULT, queue
 
 log = logging.getLogger("turnstream.deadlines")
-QUEUE = "default"
+
 JOB = "workers.deadlines.turn_deadline"
 
 
@@ -28,8 +29,6 @@ def schedule(changes: list, matches: dict) -> list:
     matches by id); return the job ids."""
     from rq.exceptions import DuplicateJobError
 
-    from .followups import queue
-
     scheduled = []
     for prev, row in changes:
         turns = turns_started(prev, row) if row.get("status") == "active" else {}
@@ -38,7 +37,7 @@ def schedule(changes: list, matches: dict) -> list:
         hours = matches[row["id"]].turn_deadline_hours
         if not hours:
             continue
-        q = queue(QUEUE)
+        q = queue(DEFAULT)
         for player, since in turns.items():
             job_id = deadline_job_id(row["id"], player, since)
             at = parse_time(since) + timedelta(hours=hours)

@@ -6,22 +6,6 @@ import logging
 from redis.exceptions import RedisError
 
 log = logging.getLogger("turnstream.worker")
-_QUEUE_CONNECTIONS: dict = {}
-
-
-def queue(name: str):
-    """An RQ queue on the worker's queue Redis (one connection pool per process)."""
-    from rq import Queue
-
-    from service.connections import make_queue_redis
-
-    from .context import wiring
-
-    settings = wiring().settings
-    conn = _QUEUE_CONNECTIONS.get(settings.queue_url)
-    if conn is None:
-        conn = _QUEUE_CONNECTIONS[settings.queue_url] = make_queue_redis(settings)
-    return Queue(name, connection=conn)
 
 
 def after_projection(changes: list, matches: dict) -> None:

@@ -7,6 +7,7 @@ from projections.writer import ProjectionWriter
 
 from .context import wiring
 from .followups import after_projection
+from .queues import PROJECTIONS, alive_key, project_job_id
 
 log = logging.getLogger("turnstream.worker")
 BATCH = 500
@@ -54,12 +55,10 @@ def release_abandoned(queue_conn, partitions: list) -> list:
     from rq.exceptions import NoSuchJobError
     from rq.job import Job, JobStatus
 
-    from .runner import alive_key
-
     released = []
     for p in partitions:
         try:
-            job = Job.fetch(f"project-{p}", connection=queue_conn)  # the id service.trigger enqueues under
+            job = Job.fetch(project_job_id(p), connection=queue_conn)
         except NoSuchJobError:
             continue
         if job.get_status(refresh=False) != JobStatus.STARTED:
@@ -77,7 +76,6 @@ def reconcile() -> list:
     from rq import Queue
 
     from service.connections import make_queue_redis
-    from service.trigger import QUEUE
 
     w = wiring()
     lagging = lagging_partitions(w)
@@ -86,5 +84,5 @@ def reconcile() -> list:
     if lagging:
         conn = make_queue_redis(w.settings)
         release_abandoned(conn, lagging)
-        w.trigger.flush(Queue(QUEUE, connection=conn))
+        w.trigger.flush(Queue(PROJECTIONS, connection=conn))
     return lagging

@@ -11,9 +11,9 @@ from domain.engine import platform_events as pe
 from projections.summary import turns_started
 
 from .context import wiring
+from .queues import NOTIFICATIONS, queue
 
 log = logging.getLogger("turnstream.notifications")
-QUEUE = "notifications"
 JOB = "workers.notifications.deliver"
 SIGNATURE_HEADER = "X-Turnstream-Signature"
 SENT_TTL_SECONDS = 30 * 24 * 3600
@@ -57,8 +57,6 @@ def notify(changes: list, matches: dict) -> list:
     folded matches by id); return the keys."""
     from rq import Retry
 
-    from .followups import queue
-
     w = wiring()
     enqueued = []
     for prev, row in changes:
@@ -71,7 +69,7 @@ def notify(changes: list, matches: dict) -> list:
             if not w.redis.set(key, "1", nx=True, ex=SENT_TTL_SECONDS):
                 continue
             notice = {**notice, "user": user_id, "id": f"{user_id}:{row['id']}:{notice['version']}:{notice['kind']}"}
-            queue(QUEUE).enqueue(JOB, user_id, notice, retry=Retry(max=5, interval=RETRY_INTERVALS),
+            queue(NOTIFICATIONS).enqueue(JOB, user_id, notice, retry=Retry(max=5, interval=RETRY_INTERVALS),
                                  result_ttl=3600, failure_ttl=7 * 24 * 3600)
             enqueued.append(key)
     return enqueued

@@ -7,14 +7,10 @@ import uuid
 
 from redis.exceptions import RedisError
 
+from .queues import ALL as QUEUES
+from .queues import alive_key
+
 log = logging.getLogger("turnstream.worker")
-QUEUES = ("projections", "default", "notifications")
-ALIVE_PREFIX = "ts:worker-alive:"  # in the queue Redis: set while a worker process runs (short TTL)
-
-
-def alive_key(worker_name: str) -> str:
-    """The key that says a worker process is alive (refreshed by its reconciler thread)."""
-    return ALIVE_PREFIX + worker_name
 
 
 def _mark_alive(conn, name: str, every: float) -> None:

@@ -86,7 +86,7 @@ def test_a_worker_killed_mid_job_is_caught_up_by_a_new_one_and_nothing_applies_t
     from rq import Queue
 
     from service.connections import make_queue_redis
-    from service.trigger import QUEUE
+    from workers.queues import PROJECTIONS as QUEUE
     from workers.jobs import lagging_partitions
 
     w = race_wiring(redis_url)

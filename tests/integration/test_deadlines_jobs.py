@@ -11,7 +11,8 @@ from rq.registry import ScheduledJobRegistry
 from service.connections import make_queue_redis
 from tests.conftest import drain_projections
 from domain.engine.timestamps import parse_time
-from workers.deadlines import QUEUE, deadline_job_id, turn_deadline
+from workers.deadlines import deadline_job_id, turn_deadline
+from workers.queues import DEFAULT as QUEUE
 
 
 def start_race(client, make_user, hours):

@@ -18,7 +18,8 @@ from service.connections import make_queue_redis
 from tests.conftest import drain_projections
 from tests.e2e.processes import Api, service
 from tests.waiting import wait_for
-from workers.notifications import QUEUE, SIGNATURE_HEADER, notices, notify
+from workers.notifications import SIGNATURE_HEADER, notices, notify
+from workers.queues import NOTIFICATIONS as QUEUE
 
 
 class Receiver:

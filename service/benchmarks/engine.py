@@ -17,7 +17,7 @@ import threading
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 COLD_EVENTS = 10_000
 SEEK_EVENTS = 5_000
 PLAYERS = 3
@@ -180,8 +180,8 @@ def submit_plans(w, plans: list, threads: int, budget: int) -> tuple[list, float
 
 def _process_main(url: str, matches: int, threads: int, budget: int, seed: int, ready, go, results) -> None:
     """One bench process: its own wiring and planned matches; submits when `go` is set."""
-    from .config import Settings
-    from .wiring import build
+    from ..config import Settings
+    from ..wiring import build
     w = build(Settings(redis_url=url, rate_limit_per_minute=10 ** 9, cache_size=100_000), games=bench_games(),
               start_trigger=False)
     plans = make_plans(w.matches, w.games["uchronia"], matches, ["bench_p1", "bench_p2", "bench_p3"], seed)
@@ -228,7 +228,7 @@ def start_http(w):
     """Serve the real app with werkzeug's threaded server in a thread; return (server, port)."""
     from werkzeug.serving import make_server
 
-    from . import create_app
+    from .. import create_app
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
     server = make_server("127.0.0.1", 0, create_app(wiring=w), threaded=True)
     threading.Thread(target=server.serve_forever, name="bench-http", daemon=True).start()
@@ -308,7 +308,7 @@ def cold_load(w, events: int) -> dict:
     folding every event, and starting from the latest replay snapshot."""
     from workers import context, jobs
 
-    from .matches import MatchService
+    from ..matches import MatchService
     match = long_match(w, events)
     context.use(w)
     jobs.project_partition(w.store.keys.partition(match.id))  # writes the due snapshots
@@ -332,7 +332,7 @@ def replay_seek(w, events: int) -> dict:
     """Seek time at 50 versions of a dice-race match of `events` events, with and without snapshots."""
     from workers import context, jobs
 
-    from .history import History, measure_seek
+    from ..history import History, measure_seek
     match = long_match(w, events)
     context.use(w)
     jobs.project_partition(w.store.keys.partition(match.id))  # writes the due snapshots
@@ -344,8 +344,8 @@ def worker_main(argv: list) -> int:
     from workers import context
     from workers.runner import run_worker
 
-    from .config import from_env
-    from .wiring import build
+    from ..config import from_env
+    from ..wiring import build
     settings = from_env()
     context.use(build(settings, games=bench_games(), start_trigger=False))
     run_worker(settings)
@@ -358,7 +358,7 @@ def projection_lag(w, plans: list, samples: int, url: str) -> dict:
     env = dict(os.environ, REDIS_URL=url, RQ_REDIS_URL=w.settings.queue_url,
                TURNSTREAM_PARTITIONS=str(w.settings.partitions), TURNSTREAM_RECONCILE_SECONDS="1",
                PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    worker = subprocess.Popen([sys.executable, "-m", "service.bench", "worker"], env=env, cwd=str(ROOT),
+    worker = subprocess.Popen([sys.executable, "-m", "service.benchmarks.engine", "worker"], env=env, cwd=str(ROOT),
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         w.trigger.start()
@@ -402,8 +402,8 @@ def projection_lag(w, plans: list, samples: int, url: str) -> dict:
 # -- the command -------------------------------------------------------------------------------------------
 def run(args, url: str, redis_note: str) -> dict:
     """Every phase on the Redis at `url`; return the figures."""
-    from .config import Settings
-    from .wiring import build
+    from ..config import Settings
+    from ..wiring import build
     quick = args.quick
     budget = args.commands or (2000 if quick else 6000)
     settings = Settings(redis_url=url, rate_limit_per_minute=10 ** 9, cache_size=100_000)
