@@ -2,7 +2,7 @@
 
 A seated player disputes a game event still in the effective history; every other seated player
 votes. Unanimous acceptance appends `dispute_resolved {status: accepted}` and `moves_reverted` back
-to just before the disputed version; any rejection, or the deadline passing, rejects it. While a
+to just before the command that appended the disputed event (a whole command, never half of one); any rejection, or the deadline passing, rejects it. While a
 dispute is open the match is paused (aggregate.check_can_play). Times are ISO-8601 UTC strings,
 handed in by the caller (the domain reads no clock).
 """
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from . import platform_events as pe
 from .aggregate import new_event
+from .commands import first_version
 from .errors import RuleViolation
 from .timestamps import parse_time
 
@@ -90,7 +91,8 @@ def decide_vote(match, player: str, dispute_id: str, accept: bool) -> list[dict]
     accepted = {p for p, yes in dispute["votes"].items() if yes} | {player}
     if all(p in accepted for p in voters(match, dispute)):
         events.append(new_event(pe.DISPUTE_RESOLVED, dispute=dispute_id, status=ACCEPTED, cause="vote"))
-        events.append(revert_to(match, dispute["version"], cause="dispute", dispute=dispute_id, by=dispute["by"]))
+        start = first_version(match, dispute["version"])
+        events.append(revert_to(match, start, cause="dispute", dispute=dispute_id, by=dispute["by"]))
     return events
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from . import platform_events as pe
 from .aggregate import new_event
+from .commands import game_run_start, same_command
 from .errors import RuleViolation
 
 FINISHED = "platform:undo.match-finished"
@@ -21,19 +22,12 @@ RANDOMNESS = "platform:undo.randomness"
 HIDDEN = "platform:undo.hidden-information"
 
 
-def same_command(a: dict, b: dict) -> bool:
-    """True when two envelopes were appended by the same command."""
-    return a.get("actor") == b.get("actor") and a.get("cmd") == b.get("cmd") and a.get("at") == b.get("at")
-
-
 def last_command(envelopes: list, effective: set, player: str) -> tuple[list, list]:
     """(the envelopes of `player`'s last effective command, the envelopes after it); ([], []) if none."""
     for i in range(len(envelopes) - 1, -1, -1):
         env = envelopes[i]
         if env["scope"] == pe.GAME and env["actor"] == player and env["version"] in effective:
-            start = i
-            while start > 0 and envelopes[start - 1]["scope"] == pe.GAME and same_command(envelopes[start - 1], env):
-                start -= 1
+            start = game_run_start(envelopes, i)
             end = i + 1
             while end < len(envelopes) and same_command(envelopes[end], env):
                 end += 1

@@ -131,3 +131,35 @@ def test_an_overdue_dispute_expires_on_next_access_even_without_the_job(client, 
     [listed] = client.get(f"/api/matches/{mid}/disputes").get_json()["disputes"]
     assert (listed["id"], listed["status"]) == (opened["id"], "rejected")
     assert client.get(f"/api/matches/{mid}").get_json()["active_players"] == [people["bob"][0]]
+
+
+def test_accepting_a_dispute_on_the_middle_of_a_command_reverts_the_whole_command(client, make_user, wiring):
+    """Uchronia through the API: dispute the middle event of a multi-event command, accept; the moves are
+    reverted from the command's first event and the player to move has legal commands again."""
+    import random
+
+    users = {name: make_user(name) for name in ("ann", "bob")}
+    headers = {uid: h for uid, h in users.values()}
+    mid = client.post("/api/matches", headers=users["ann"][1],
+                      json={"game": "uchronia", "players": list(headers)}).get_json()["id"]
+    chooser, command_events = random.Random(3), []
+    while len(command_events) < 3:
+        mover = chooser.choice(sorted(client.get(f"/api/matches/{mid}").get_json()["active_players"]))
+        legal = client.get(f"/api/matches/{mid}/legal", headers=headers[mover]).get_json()["commands"]
+        answer = command_client(client, mid, headers[mover], chooser.choice(legal))
+        command_events = [e["version"] for e in answer["events"] if e["scope"] == "game"]
+    other = next(uid for uid in headers if uid != mover)
+    opened = dispute(client, mid, headers[other], command_events[1], reason="that was not legal")
+    assert vote(client, mid, opened["id"], headers[mover], True).get_json()["status"] == "accepted"
+    reverted = wiring.store.read_range(mid, wiring.store.version(mid))[0]
+    assert reverted["type"] == "moves_reverted" and reverted["data"]["from_version"] == command_events[0]
+    active = client.get(f"/api/matches/{mid}").get_json()["active_players"]
+    assert active and all(client.get(f"/api/matches/{mid}/legal", headers=headers[p]).get_json()["commands"]
+                          for p in active)
+
+
+def command_client(client, mid, headers, cmd):
+    """Send one command {"type", "payload"}; return the 201 answer."""
+    resp = client.post(f"/api/matches/{mid}/commands", headers=headers, json=cmd)
+    assert resp.status_code == 201, resp.get_json()
+    return resp.get_json()

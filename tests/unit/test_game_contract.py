@@ -5,12 +5,16 @@ import copy
 import importlib
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from domain.engine import ALL
+from domain.engine.liveness import stuck_reason
 from domain.games import GAME_PACKAGES
-from tests.gamekit import apply_all, json_roundtrip, random_playout, start
+from tests.gamekit import apply_all, chaos_playout, json_roundtrip, random_playout, start
 
 BUDGETS = {"uchronia": 400, "merchant-of-venus": 3000, "ti4-exploration": 3000, "origins": 3000}
+CHAOS_STEPS = 200
 
 
 def _game(game_id):
@@ -84,3 +88,17 @@ def test_views_are_json_and_spectator_sees_no_more_than_players(game):
         for viewer in players + [None]:
             red = game.redact(copy.deepcopy(ev), viewer)
             assert red is None or json_roundtrip(red) == red
+
+
+@settings(max_examples=6, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 2**31))
+def test_chaos_playouts_always_leave_someone_to_act(seed):
+    """platform:match.someone-may-act, after every command of random play mixed with take-backs,
+    disputes on any event (accepted and rejected) and timeouts, in every game."""
+    def check(sim):
+        assert stuck_reason(sim.match) is None, (stuck_reason(sim.match), sim.match.envelopes[-6:])
+
+    for game_id in GAME_PACKAGES:
+        game = _game(game_id)
+        seats = game.min_players if seed % 2 else game.max_players
+        chaos_playout(game, [f"p{i}" for i in range(1, seats + 1)], seed, CHAOS_STEPS, check)

@@ -3,63 +3,17 @@ from __future__ import annotations
 
 import pytest
 
-from domain.engine import HmacRng, RuleViolation
-from domain.engine import aggregate as agg
+from domain.engine import RuleViolation
 from domain.engine import disputes, undo
-from domain.engine.hashing import event_hash
 from domain.games.dice_race import GAME as RACE
+from tests.gamekit import MatchSim
 
 
-class Sim:
-    """A match folded in memory, sealed the way MatchService seals (one timestamp and command id per command)."""
+class Sim(MatchSim):
+    """A dice race folded in memory, sealed the way MatchService seals."""
 
     def __init__(self, players=("ann", "bob"), options=None, seats=None, seed=b"s" * 32, match_id="m1"):
-        self.games = {RACE.id: RACE}
-        self.seed = seed
-        self.match = agg.Match(id=match_id)
-        self.tick = 0
-        invited = None if seats else list(players)
-        self.seal(agg.decide_create(RACE, match_id, players[0], dict(options or {"target": 10}), "c0",
-                                    invited, seats), players[0], None, [])
-        if not seats:
-            self.start()
-
-    def start(self):
-        """Append match_started and the setup (as the service does when the last seat fills)."""
-        rng = HmacRng(self.seed, self.match.id, self.match.draws)
-        self.seal(agg.decide_start(self.match, rng), None, None, rng.draws)
-
-    def seal(self, pending, actor, cmd, draws):
-        """Number, stamp, hash and apply pending events."""
-        self.tick += 1
-        sealed = []
-        for i, ev in enumerate(pending):
-            env = {"version": self.match.version + 1, "type": ev["type"], "scope": ev["scope"], "actor": actor,
-                   "at": f"t{self.tick:05d}", "data": ev["data"], "rng": draws if (i == 0 and draws) else None,
-                   "cmd": cmd, "prev": self.match.head}
-            env["hash"] = event_hash(self.match.head, env)
-            self.match.apply(env, self.games)
-            sealed.append(env)
-        return sealed
-
-    def run(self, actor, decide):
-        """Run decide(match, rng) like MatchService.execute, with match_finished/seed_revealed when over."""
-        rng = HmacRng(self.seed, self.match.id, self.match.draws)
-        sealed = self.seal(decide(self.match, rng), actor, f"{actor}:{self.tick}", rng.draws)
-        if self.match.status == "active":
-            sealed += self.seal(agg.finish_events(RACE, self.match.game_state, self.seed.hex()), None, None, [])
-        return sealed
-
-    def play(self, actor, type_, **payload):
-        """A game command of `actor`."""
-        def decide(m, rng):
-            agg.check_can_play(m, actor)
-            return agg.game_events(RACE, m.game_state, actor, {"type": type_, "payload": payload}, rng)
-        return self.run(actor, decide)
-
-    def takeback(self, actor):
-        """Take back `actor`'s last command."""
-        return self.run(actor, lambda m, rng: undo.decide_takeback(m, actor))
+        super().__init__(RACE, players, options or {"target": 10}, seats, seed, match_id)
 
 
 def refused(sim, actor) -> str:
