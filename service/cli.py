@@ -6,10 +6,8 @@ import contextlib
 import logging
 import os
 import signal
-import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 
@@ -35,16 +33,31 @@ def cmd_web(args) -> int:
 
 
 def cmd_worker(args) -> int:
-    """Run an RQ worker for projections, deadlines and notifications."""
+    """Run an RQ worker on the given queues (default: projections and turn deadlines)."""
     from workers.runner import run_worker
-    print("turnstream worker: processing queues projections, default, notifications", flush=True)
-    run_worker(_settings(), burst=args.burst)
+    queues = tuple(q.strip() for q in args.queues.split(",") if q.strip())
+    print(f"turnstream worker: processing queues {', '.join(queues)}", flush=True)
+    run_worker(_settings(), burst=args.burst, queues=queues)
     return 0
 
 
+def up_children(args, env: dict) -> list:
+    """The processes `turnstream up` runs: the web server, the main worker and the deliveries worker."""
+    from workers.queues import DELIVERIES
+
+    from .supervisor import python_child
+    return [
+        python_child("web", ["web", "--host", args.host, "--port", str(args.port)], env),
+        python_child("worker", ["worker"], env),
+        python_child("deliveries worker", ["worker", "--queues", ",".join(DELIVERIES)], env),
+    ]
+
+
 def cmd_up(args) -> int:
-    """Everything on one machine: Redis (embedded unless REDIS_URL is set), the web server and a worker."""
+    """Everything on one machine: Redis (embedded unless REDIS_URL is set), the web server and the
+    workers, each restarted with backoff if it crashes; Ctrl-C stops everything."""
     from .embedded_redis import EmbeddedRedis
+    from .supervisor import Supervisor
     env = dict(os.environ)
     redis = None
     if not env.get("REDIS_URL"):
@@ -59,34 +72,9 @@ def cmd_up(args) -> int:
     else:
         print(f"redis: {env['REDIS_URL']}", flush=True)
     env.setdefault("TURNSTREAM_PUBLIC_URL", f"http://{args.host}:{args.port}")
-    py = [sys.executable, "-m", "service.cli"]
-    children = [
-        subprocess.Popen(py + ["web", "--host", args.host, "--port", str(args.port)], env=env),
-        subprocess.Popen(py + ["worker"], env=env),
-    ]
+    supervisor = Supervisor(up_children(args, env), redis=redis)
     print(f"turnstream is up: open http://{args.host}:{args.port}/  (Ctrl-C stops everything)", flush=True)
-    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
-    code = 0
-    try:
-        while all(c.poll() is None for c in children):
-            time.sleep(0.3)
-        code = 1
-        print("turnstream up: a child process exited; stopping", file=sys.stderr)
-    except KeyboardInterrupt:
-        print("\nstopping...", flush=True)
-    finally:
-        for c in children:
-            if c.poll() is None:
-                c.send_signal(signal.SIGTERM)
-        for c in children:
-            try:
-                c.wait(10)
-            except subprocess.TimeoutExpired:
-                c.kill()
-        if redis:
-            redis.stop()
-        print("stopped.", flush=True)
-    return code
+    return supervisor.run()
 
 
 def cmd_rebuild(args) -> int:
@@ -126,7 +114,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="store_true", help="log at INFO level")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    up = sub.add_parser("up", help="run everything on this machine (embedded Redis unless REDIS_URL is set)")
+    up = sub.add_parser("up", help="run everything on this machine (embedded Redis unless REDIS_URL is set)",
+                        description="Run Redis (embedded, with its data in --data, unless REDIS_URL is set), "
+                                    "the web server, the worker and the webhook deliveries worker. A process "
+                                    "that crashes is restarted with backoff, and the console says so. "
+                                    "Ctrl-C stops everything.")
     up.add_argument("--port", type=int, default=8000, help="web port (default 8000)")
     up.add_argument("--host", default="127.0.0.1", help="web host (default 127.0.0.1)")
     up.add_argument("--data", default="./var", help="embedded Redis data directory (default ./var)")
@@ -137,8 +129,15 @@ def build_parser() -> argparse.ArgumentParser:
     web.add_argument("--host", default="127.0.0.1", help="host (default 127.0.0.1)")
     web.set_defaults(func=cmd_web)
 
-    worker = sub.add_parser("worker", help="run an RQ worker (projections, deadlines, notifications)")
+    worker = sub.add_parser("worker", help="run an RQ worker (projections and deadlines; webhooks with --queues)",
+                            description="Run an RQ worker. It rides out a Redis restart (reconnects with "
+                                        "backoff). Run one with the default queues and one with "
+                                        "--queues notifications, so a slow webhook receiver never delays "
+                                        "projections or turn deadlines (the Procfile and `up` do).")
     worker.add_argument("--burst", action="store_true", help="drain the queues and exit")
+    worker.add_argument("--queues", default="projections,default",
+                        help="comma-separated queues to serve, in priority order (default: projections,default;"
+                             " webhook deliveries: notifications)")
     worker.set_defaults(func=cmd_worker)
 
     proj = sub.add_parser("projections", help="manage read models")

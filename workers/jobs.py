@@ -49,9 +49,31 @@ def lagging_partitions(w) -> list:
     return lagging
 
 
+LOST_AFTER_SECONDS = 5.0  # a "queued" job in no queue list for this long was popped by a dead worker
+
+
+def _lost(job, queue_conn) -> bool:
+    """True for a job marked queued that sits in no queue list for a while: a worker that died right
+    after popping it (or whose dead connection a forked child kept open) took it with it."""
+    from datetime import datetime, timezone
+
+    from rq import Queue
+
+    queue = Queue(job.origin, connection=queue_conn)
+    if queue_conn.lpos(queue.key, job.id) is not None:
+        return False
+    enqueued = job.enqueued_at
+    if enqueued is None:
+        return False
+    if enqueued.tzinfo is None:
+        enqueued = enqueued.replace(tzinfo=timezone.utc)
+    return (datetime.now(timezone.utc) - enqueued).total_seconds() > LOST_AFTER_SECONDS
+
+
 def release_abandoned(queue_conn, partitions: list) -> list:
-    """Delete the started projection jobs of these partitions whose worker process is gone (killed
-    mid-job), so they can be enqueued again; return the partitions released."""
+    """Delete the projection jobs of these partitions that can no longer run: started by a worker
+    process that is gone (killed mid-job), or queued but lost from their queue; so they can be enqueued
+    again. Return the partitions released."""
     from rq.exceptions import NoSuchJobError
     from rq.job import Job, JobStatus
 
@@ -61,13 +83,18 @@ def release_abandoned(queue_conn, partitions: list) -> list:
             job = Job.fetch(project_job_id(p), connection=queue_conn)
         except NoSuchJobError:
             continue
-        if job.get_status(refresh=False) != JobStatus.STARTED:
-            continue
-        if job.worker_name and queue_conn.exists(alive_key(job.worker_name)):
+        status = job.get_status(refresh=False)
+        if status == JobStatus.STARTED:
+            if job.worker_name and queue_conn.exists(alive_key(job.worker_name)):
+                continue
+            reason = f"its job's worker {job.worker_name} is gone"
+        elif status == JobStatus.QUEUED and _lost(job, queue_conn):
+            reason = "its queued job was lost from the queue"
+        else:
             continue
         job.delete()
         released.append(p)
-        log.warning("partition %d: its job's worker %s is gone; enqueueing it again", p, job.worker_name)
+        log.warning("partition %d: %s; enqueueing it again", p, reason)
     return released
 
 

@@ -5,20 +5,19 @@ import hashlib
 import hmac
 import json
 import logging
-import urllib.request
 
 from domain.engine import platform_events as pe
 from projections.summary import turns_started
 
 from .context import wiring
 from .queues import NOTIFICATIONS, queue
+from .webhook_sender import UnsafeTarget, parse_allowlist, post_json
 
 log = logging.getLogger("turnstream.notifications")
 JOB = "workers.notifications.deliver"
 SIGNATURE_HEADER = "X-Turnstream-Signature"
 SENT_TTL_SECONDS = 30 * 24 * 3600
 RETRY_INTERVALS = [1, 2, 4, 8, 16]
-TIMEOUT_SECONDS = 5
 
 
 def sent_key(user_id: str, match_id: str, version: int, kind: str) -> str:
@@ -76,15 +75,21 @@ def notify(changes: list, matches: dict) -> list:
 
 
 def deliver(user_id: str, notice: dict) -> int:
-    """POST the notice as signed JSON to the user's current webhook; raise on failure so RQ retries."""
+    """POST the notice as signed JSON to the user's current webhook; raise on failure so RQ retries.
+    A URL that resolves to a non-public address is refused for good (logged, not retried)."""
     w = wiring()
     user = w.users.get(user_id)
     if not user or not user.get("webhook"):
         return 0
     body = json.dumps(notice, sort_keys=True, separators=(",", ":")).encode()
-    request = urllib.request.Request(user["webhook"], data=body, method="POST", headers={
-        "Content-Type": "application/json", "User-Agent": "turnstream-webhook/1",
-        "X-Turnstream-Event": notice["kind"], SIGNATURE_HEADER: signature(w.settings.webhook_secret, body)})
-    with urllib.request.urlopen(request, timeout=TIMEOUT_SECONDS) as response:
-        log.info("webhook %s for %s: HTTP %s", notice["kind"], user_id, response.status)
-        return response.status
+    headers = {"Content-Type": "application/json", "User-Agent": "turnstream-webhook/1",
+               "X-Turnstream-Event": notice["kind"], SIGNATURE_HEADER: signature(w.settings.webhook_secret, body)}
+    s = w.settings
+    try:
+        status = post_json(user["webhook"], body, headers, parse_allowlist(s.webhook_allow),
+                           s.webhook_connect_seconds, s.webhook_read_seconds)
+    except UnsafeTarget as exc:
+        log.warning("webhook %s for %s refused: %s", notice["kind"], user_id, exc)
+        return 0
+    log.info("webhook %s for %s: HTTP %s", notice["kind"], user_id, status)
+    return status

@@ -4,7 +4,11 @@ from __future__ import annotations
 PROJECTIONS = "projections"
 DEFAULT = "default"
 NOTIFICATIONS = "notifications"
-ALL = (PROJECTIONS, DEFAULT, NOTIFICATIONS)  # the order a worker serves them in
+ALL = (PROJECTIONS, DEFAULT, NOTIFICATIONS)
+# what `turnstream worker` serves unless told otherwise: webhook deliveries run in their own worker
+# (`--queues notifications`), so a slow receiver never delays projections or turn deadlines
+MAIN = (PROJECTIONS, DEFAULT)
+DELIVERIES = (NOTIFICATIONS,)
 PROJECT_JOB = "workers.jobs.project_partition"
 ALIVE_PREFIX = "ts:worker-alive:"  # in the queue Redis: set while a worker process runs (short TTL)
 

@@ -1,14 +1,14 @@
 """The worker process: an RQ worker on the turnstream queues plus a reconciler timer."""
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import uuid
 
 from redis.exceptions import RedisError
 
-from .queues import ALL as QUEUES
-from .queues import alive_key
+from .queues import MAIN, PROJECTIONS, alive_key
 
 log = logging.getLogger("turnstream.worker")
 
@@ -32,8 +32,45 @@ def _reconcile_forever(stop: threading.Event, every: float, conn=None, name: str
             log.exception("reconciler round failed")
 
 
-def run_worker(settings, burst: bool = False, name: str | None = None) -> None:
-    """Run the RQ worker (SimpleWorker: no fork per job) until stopped; burst=True drains and exits."""
+def wait_for_redis(conn, stop: threading.Event, first_delay: float = 0.5, max_delay: float = 10.0) -> bool:
+    """Block until the queue Redis answers PING, backing off between tries; False if `stop` was set."""
+    delay = first_delay
+    while not stop.is_set():
+        try:
+            conn.ping()
+            return True
+        except RedisError as exc:
+            log.warning("worker: Redis unreachable (%s); retrying in %.1f s", exc, delay)
+            stop.wait(delay)
+            delay = min(delay * 2, max_delay)
+    return False
+
+
+def resume_interrupted(worker, queues) -> list:
+    """After a lost Redis: put the jobs this worker had started back at the front of their queues (they
+    are idempotent) and retire the worker's old registration so the same name can register again."""
+    from rq.job import Job
+    from rq.registry import StartedJobRegistry
+
+    requeued = []
+    for q in queues:
+        registry = StartedJobRegistry(queue=q)
+        for job_id in registry.get_job_ids(cleanup=False):
+            job = Job.fetch(job_id, connection=q.connection) if q.connection.exists(Job.key_for(job_id)) else None
+            if job is not None and job.worker_name == worker.name:
+                registry.requeue(job, at_front=True)
+                requeued.append(job_id)
+    with contextlib.suppress(RedisError):
+        worker.register_death()
+    if requeued:
+        log.warning("worker %s: re-queued the jobs a lost Redis interrupted: %s", worker.name, requeued)
+    return requeued
+
+
+def run_worker(settings, burst: bool = False, name: str | None = None, queues=MAIN) -> None:
+    """Run the RQ worker on `queues` (SimpleWorker: no fork per job) until stopped; burst=True drains and
+    exits. A lost Redis (a restart, a failover) is ridden out: the worker waits for it with backoff and
+    serves again, instead of dying on the ConnectionError."""
     from rq import Queue, SimpleWorker
 
     from service.connections import make_queue_redis
@@ -41,18 +78,35 @@ def run_worker(settings, burst: bool = False, name: str | None = None) -> None:
     from .jobs import reconcile
 
     conn = make_queue_redis(settings)
-    queues = [Queue(q, connection=conn) for q in QUEUES]
+    rq_queues = [Queue(q, connection=conn) for q in queues]
     stop = threading.Event()
     name = name or f"turnstream-{uuid.uuid4().hex[:12]}"
-    if not burst:
-        _mark_alive(conn, name, settings.reconcile_seconds)
-        reconcile()
+    reconciles = PROJECTIONS in queues and not burst
+    if reconciles:
         threading.Thread(target=_reconcile_forever, args=(stop, settings.reconcile_seconds, conn, name),
                          name="reconciler", daemon=True).start()
-    worker = SimpleWorker(queues, connection=conn, name=name)
+    worker = None
     try:
-        worker.work(burst=burst, with_scheduler=True, logging_level="WARNING")
+        while True:
+            try:
+                if reconciles:
+                    _mark_alive(conn, name, settings.reconcile_seconds)
+                    reconcile()
+                worker = SimpleWorker(rq_queues, connection=conn, name=name)
+                worker.work(burst=burst, with_scheduler=True, logging_level="WARNING")
+                return  # drained (burst) or asked to stop (SIGTERM/SIGINT)
+            except RedisError as exc:
+                if burst:
+                    raise
+                log.warning("worker %s: lost Redis (%s); reconnecting", name, exc)
+                print(f"turnstream worker: lost Redis ({exc}); reconnecting with backoff", flush=True)
+                if not wait_for_redis(conn, stop):
+                    return
+                if worker is not None:
+                    resume_interrupted(worker, rq_queues)
+                print("turnstream worker: Redis is back; serving again", flush=True)
     finally:
         stop.set()
-        if not burst:
-            conn.delete(alive_key(name))
+        if reconciles:
+            with contextlib.suppress(RedisError):
+                conn.delete(alive_key(name))

@@ -56,6 +56,8 @@ def service(redis_url: str, tmp_path: Path, worker: bool = True, extra_env=None)
     procs = [spawn(["web", "--port", str(port)], redis_url, tmp_path / "web.log", extra_env)]
     if worker:
         procs.append(spawn(["worker"], redis_url, tmp_path / "worker.log", extra_env))
+        procs.append(spawn(["worker", "--queues", "notifications"], redis_url, tmp_path / "deliveries.log",
+                           {"TURNSTREAM_WEBHOOK_ALLOW": "127.0.0.1", **(extra_env or {})}))
     try:
         wait_http(f"http://127.0.0.1:{port}/healthz")
         yield f"http://127.0.0.1:{port}"

@@ -56,6 +56,13 @@ class Receiver:
 
 
 @pytest.fixture
+def settings(redis_url):
+    """Settings that allow webhooks to the loopback receivers of these tests."""
+    from service.config import Settings
+    return Settings(redis_url=redis_url, rate_limit_per_minute=100000, webhook_allow="127.0.0.1")
+
+
+@pytest.fixture
 def receiver():
     """A loopback receiver that accepts everything."""
     r = Receiver()

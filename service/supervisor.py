@@ -1,0 +1,147 @@
+"""Keeps `turnstream up`'s processes running: restarts a crashed child or embedded Redis with backoff."""
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+
+
+@dataclass
+class Child:
+    """One supervised process: its name, command line and environment, and its restart bookkeeping."""
+
+    name: str
+    argv: list
+    env: dict
+    proc: subprocess.Popen | None = None
+    started_at: float = 0.0
+    restart_at: float | None = None
+    backoff: float = 0.0
+    restarts: int = 0
+
+    def alive(self) -> bool:
+        """True while the process runs."""
+        return self.proc is not None and self.proc.poll() is None
+
+
+def say(message: str) -> None:
+    """A console line for the operator."""
+    print(f"turnstream up: {message}", flush=True)
+
+
+class Supervisor:
+    """Starts children (and an embedded Redis), restarts whatever exits until asked to stop.
+
+    A child that ran for less than `stable_seconds` before exiting waits twice as long as last time
+    (from `min_backoff` up to `max_backoff`); one that ran longer is restarted after `min_backoff`."""
+
+    def __init__(self, children: list, redis=None, min_backoff: float = 0.5, max_backoff: float = 30.0,
+                 stable_seconds: float = 10.0, poll_seconds: float = 0.2):
+        self.children = children
+        self.redis = redis
+        self.redis_restart_at: float | None = None
+        self.redis_backoff = 0.0
+        self.min_backoff, self.max_backoff = min_backoff, max_backoff
+        self.stable_seconds, self.poll_seconds = stable_seconds, poll_seconds
+
+    # -- children ------------------------------------------------------------------------------
+    def start(self, child: Child) -> None:
+        """Start (or restart) one child."""
+        # its own process group: when it dies, whatever it forked (RQ's scheduler) goes with it
+        child.proc = subprocess.Popen(child.argv, env=child.env, start_new_session=True)
+        child.started_at = time.monotonic()
+        child.restart_at = None
+        verb = "restarted" if child.restarts else "started"
+        say(f"{child.name} {verb} (pid {child.proc.pid})")
+
+    def _next_backoff(self, previous: float, ran_for: float) -> float:
+        if ran_for >= self.stable_seconds or previous <= 0:
+            return self.min_backoff
+        return min(previous * 2, self.max_backoff)
+
+    def _check_child(self, child: Child, now: float) -> None:
+        if child.restart_at is None and not child.alive():
+            ran_for = now - child.started_at
+            child.backoff = self._next_backoff(child.backoff, ran_for)
+            child.restart_at = now + child.backoff
+            child.restarts += 1
+            kill_group(child.proc.pid)  # orphans would keep the dead child's Redis connections open
+            say(f"{child.name} (pid {child.proc.pid}) exited with code {child.proc.returncode} after "
+                f"{ran_for:.1f} s; restarting in {child.backoff:.1f} s")
+        elif child.restart_at is not None and now >= child.restart_at and self._redis_up():
+            self.start(child)
+
+    # -- embedded Redis ------------------------------------------------------------------------
+    def _redis_up(self) -> bool:
+        return self.redis is None or (self.redis.proc is not None and self.redis.proc.poll() is None)
+
+    def _check_redis(self, now: float) -> None:
+        if self.redis is None:
+            return
+        if self.redis_restart_at is None and not self._redis_up():
+            self.redis_backoff = self._next_backoff(self.redis_backoff, 0.0)
+            self.redis_restart_at = now + self.redis_backoff
+            say(f"embedded Redis exited with code {self.redis.proc.returncode}; restarting in "
+                f"{self.redis_backoff:.1f} s (its AOF keeps every acknowledged event)")
+        elif self.redis_restart_at is not None and now >= self.redis_restart_at:
+            try:
+                self.redis.start()
+            except RuntimeError as exc:
+                self.redis_backoff = self._next_backoff(self.redis_backoff, 0.0)
+                self.redis_restart_at = time.monotonic() + self.redis_backoff
+                say(f"embedded Redis did not start ({exc}); retrying in {self.redis_backoff:.1f} s")
+                return
+            self.redis_restart_at = None
+            say(f"embedded Redis restarted at {self.redis.url}")
+
+    # -- the loop ------------------------------------------------------------------------------
+    def run(self) -> int:
+        """Start everything and supervise until SIGINT/SIGTERM; then stop children, then Redis."""
+        signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+        for child in self.children:
+            self.start(child)
+        try:
+            while True:
+                now = time.monotonic()
+                self._check_redis(now)
+                for child in self.children:
+                    self._check_child(child, now)
+                time.sleep(self.poll_seconds)
+        except KeyboardInterrupt:
+            print("\nstopping...", flush=True)
+        finally:
+            self.stop()
+        return 0
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """SIGTERM every child, wait (then kill), and stop the embedded Redis last."""
+        for child in self.children:
+            if child.alive():
+                child.proc.send_signal(signal.SIGTERM)
+        for child in self.children:
+            if child.proc is None:
+                continue
+            try:
+                child.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                child.proc.kill()
+                child.proc.wait()
+            kill_group(child.proc.pid)
+        if self.redis is not None:
+            self.redis.stop()
+        print("stopped.", flush=True)
+
+
+def kill_group(pgid: int) -> None:
+    """SIGKILL whatever is left of a child's process group (it is the group's leader)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, signal.SIGKILL)
+
+
+def python_child(name: str, args: list, env: dict) -> Child:
+    """A child running `python -m service.cli <args>` with this interpreter."""
+    return Child(name, [sys.executable, "-m", "service.cli"] + list(args), env)
