@@ -25,6 +25,8 @@ class Settings:
     public_url: str = "http://127.0.0.1:8000"
     dispute_hours: float = 48.0
     stream_lifetime_seconds: float = 300.0
+    auth_cache_seconds: float = 10.0
+    trigger_interval_ms: float = 10.0
 
     @property
     def queue_url(self) -> str:
@@ -53,4 +55,6 @@ def from_env(env=None) -> Settings:
         public_url=get("TURNSTREAM_PUBLIC_URL") or "http://127.0.0.1:8000",
         dispute_hours=float(get("TURNSTREAM_DISPUTE_HOURS") or 48.0),
         stream_lifetime_seconds=float(get("TURNSTREAM_STREAM_SECONDS") or 300.0),
+        auth_cache_seconds=float(get("TURNSTREAM_AUTH_CACHE_SECONDS") or 10.0),
+        trigger_interval_ms=float(get("TURNSTREAM_TRIGGER_INTERVAL_MS") or 10.0),
     )

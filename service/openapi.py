@@ -131,6 +131,10 @@ def build_document(games: dict) -> dict:
         "/healthz": {"get": _op("health of the service and its Redis", errors=(503,))},
         "/api/users": {"post": _op("create a player", "201", "CreateUser", errors=(400, 413))},
         "/api/users/me": {"get": _op("who the token belongs to", auth=True, errors=(401,))},
+        "/api/users/me/token": {
+            "post": _op("a new token; the old one stops working at once", auth=True, errors=(401,)),
+            "delete": {**_op("sign out everywhere (no token works any more)", auth=True, errors=(401,)),
+                       "responses": {"204": {"description": "signed out"}, "401": _err("error")}}},
         "/api/users/me/webhook": {
             "put": _op("register a webhook", body="Webhook", auth=True, errors=(400, 401)),
             "delete": _op("remove the webhook", auth=True, errors=(401,))},

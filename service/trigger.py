@@ -34,44 +34,75 @@ def enqueue_partition(queue, p: int) -> bool:
         return False  # running: it may have read the log before our append; retry shortly
 
 
-class ProjectionTrigger:
-    """Collects partitions with new events and enqueues one projection job per partition."""
+QUEUED = {b"queued", b"deferred", b"scheduled"}  # such a job has not read the log yet: it will read ours
+STARTED = b"started"
 
-    def __init__(self, queue_redis_factory, retry_seconds: float = 0.02):
+
+def job_statuses(conn, partitions: list) -> list:
+    """The RQ status (bytes or None) of each partition's projection job, in one pipelined round trip."""
+    from rq.job import Job
+    pipe = conn.pipeline(transaction=False)
+    for p in partitions:
+        pipe.hget(Job.key_for(project_job_id(p)), "status")
+    return pipe.execute()
+
+
+class ProjectionTrigger:
+    """Collects partitions with new events and enqueues their projection jobs from a background thread,
+    at most once per partition per `interval_seconds`: a burst of commands costs one flush per interval,
+    and a flush costs one pipelined status read plus an RQ enqueue only for partitions whose job is not
+    already waiting in the queue."""
+
+    def __init__(self, queue_redis_factory, interval_seconds: float = 0.01):
         self._factory = queue_redis_factory
         self._dirty: set = set()
         self._cv = threading.Condition()
+        self._halt = threading.Event()
+        self._idle = False
         self._thread = None
-        self._stop = False
-        self.retry_seconds = retry_seconds
+        self.interval = interval_seconds
+        self.enqueued = 0  # RQ enqueues made (a figure for tests and the benchmark)
 
     def notify(self, p: int) -> None:
         """Mark partition p as having new events (cheap; called on the command path)."""
         with self._cv:
             self._dirty.add(p)
-            self._cv.notify()
+            if self._idle:
+                self._cv.notify()
 
     def start(self) -> None:
         """Start the background thread."""
         if self._thread is None:
+            self._halt.clear()
             self._thread = threading.Thread(target=self._run, name="projection-trigger", daemon=True)
             self._thread.start()
 
     def stop(self) -> None:
         """Stop the background thread."""
         with self._cv:
-            self._stop = True
+            self._halt.set()
             self._cv.notify()
+        thread, self._thread = self._thread, None
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(5)
 
     def flush(self, queue) -> None:
-        """Enqueue every dirty partition now (used by tests and by the thread)."""
+        """Enqueue a projection job for every dirty partition that has none waiting (used by tests and by
+        the thread); partitions whose job is running stay dirty for the next flush."""
         with self._cv:
             remaining, self._dirty = sorted(self._dirty), set()
         retry = []
         try:
+            statuses = job_statuses(queue.connection, remaining) if remaining else []
             while remaining:
-                if not enqueue_partition(queue, remaining[0]):
-                    retry.append(remaining[0])
+                p, status = remaining[0], statuses[len(statuses) - len(remaining)]
+                if status == STARTED:
+                    retry.append(p)  # it may have read the log before our append
+                elif status not in QUEUED:
+                    if enqueue_partition(queue, p):
+                        self.enqueued += 1
+                    else:
+                        retry.append(p)
                 remaining.pop(0)
         finally:
             with self._cv:
@@ -80,20 +111,18 @@ class ProjectionTrigger:
     def _run(self) -> None:
         from rq import Queue
         queue = None
-        while True:
+        while not self._halt.is_set():
             with self._cv:
-                while not self._dirty and not self._stop:
+                self._idle = True
+                while not self._dirty and not self._halt.is_set():
                     self._cv.wait()
-                if self._stop:
-                    return
+                self._idle = False
+            if self._halt.is_set():
+                return
             try:
                 queue = queue or Queue(QUEUE, connection=self._factory())
                 self.flush(queue)
             except RedisError as exc:
                 log.warning("cannot enqueue projection jobs: %s", exc)
-                self._cv.acquire()
-                self._cv.wait(1.0)
-                self._cv.release()
-            with self._cv:
-                if self._dirty and not self._stop:
-                    self._cv.wait(self.retry_seconds)
+                self._halt.wait(1.0)
+            self._halt.wait(self.interval)  # the coalescing window: notes of this interval wait for the next flush

@@ -1,4 +1,4 @@
-"""Users and their Bearer tokens (only a SHA-256 of each token is stored)."""
+"""Users and their Bearer tokens (only a SHA-256 of each token is stored); rotation and revocation."""
 from __future__ import annotations
 
 import hashlib
@@ -8,26 +8,51 @@ import secrets
 from .errors import ApiError
 from .keys import Keys
 
+UNAUTHORIZED = "the token is not valid"
+
 
 def token_hash(token: str) -> str:
     """The stored form of a token."""
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-class Users:
-    """User records in Redis."""
+def new_token(user_id: str) -> str:
+    """A fresh token `<user id>.<secret>`: the id lets one HGETALL of the user check it."""
+    return f"{user_id}.{secrets.token_urlsafe(32)}"
 
-    def __init__(self, redis_client):
+
+class Users:
+    """User records in Redis; authentication through an optional per-process AuthCache."""
+
+    def __init__(self, redis_client, cache=None):
         self.r = redis_client
+        self.cache = cache
 
     def create(self, name: str) -> dict:
         """Create a user; the answer carries the token, which is never stored or shown again."""
         user_id = "u_" + secrets.token_hex(6)
-        token = secrets.token_urlsafe(32)
-        digest = token_hash(token)
-        self.r.hset(Keys.user(user_id), mapping={"id": user_id, "name": name, "token_hash": digest})
-        self.r.set(Keys.token(digest), user_id)
+        token = new_token(user_id)
+        self.r.hset(Keys.user(user_id), mapping={"id": user_id, "name": name, "token_hash": token_hash(token)})
         return {"id": user_id, "name": name, "token": token}
+
+    def rotate(self, user_id: str) -> str:
+        """Give a user a new token; the old one is refused at once by every process."""
+        token = new_token(user_id)
+        self._replace_token(user_id, token_hash(token))
+        return token
+
+    def revoke(self, user_id: str) -> None:
+        """Sign a user out everywhere: no token works until a new one is made."""
+        self._replace_token(user_id, "")
+
+    def _replace_token(self, user_id: str, digest: str) -> None:
+        """The user hash's token_hash is the only truth; a legacy token key is removed with it."""
+        old = self.r.hget(Keys.user(user_id), "token_hash")
+        self.r.hset(Keys.user(user_id), "token_hash", digest)
+        if old:
+            self.r.delete(Keys.token(old))
+        if self.cache is not None:
+            self.cache.announce(user_id)
 
     def get(self, user_id: str) -> dict | None:
         """A user's public record, or None."""
@@ -47,15 +72,24 @@ class Users:
         return {uid: (name or uid) for uid, name in zip(ids, pipe.execute())}
 
     def authenticate(self, token: str | None) -> dict:
-        """The user a Bearer token belongs to, or 401."""
+        """The user {"id", "name"} a Bearer token belongs to, or 401: no Redis call for a cached token,
+        one HGETALL otherwise (two for a token made before tokens carried their user id)."""
         if not token:
             raise ApiError(401, "unauthorized", "send Authorization: Bearer <token>")
         digest = token_hash(token)
-        user_id = self.r.get(Keys.token(digest))
+        cached, generation = self.cache.lookup(digest) if self.cache is not None else (None, None)
+        if cached is not None:
+            return cached
+        user_id, dot, _secret = token.partition(".")
+        if not dot:  # a legacy token: its key names the user
+            user_id = self.r.get(Keys.token(digest))
         rec = self.r.hgetall(Keys.user(user_id)) if user_id else None
         if not rec or not hmac.compare_digest(rec.get("token_hash", ""), digest):
-            raise ApiError(401, "unauthorized", "the token is not valid")
-        return {"id": rec["id"], "name": rec["name"], "webhook": rec.get("webhook") or None}
+            raise ApiError(401, "unauthorized", UNAUTHORIZED)
+        user = {"id": rec["id"], "name": rec["name"]}
+        if self.cache is not None:
+            self.cache.remember(digest, user, generation)
+        return user
 
     def missing(self, user_ids) -> list:
         """The subset of user ids that do not exist."""

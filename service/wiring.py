@@ -8,6 +8,7 @@ from domain.games import load_games
 from projections.readers import ReadModels
 from projections.snapshots import SnapshotStore
 
+from .auth_cache import AuthCache
 from .config import Settings, from_env
 from .connections import make_queue_redis, make_redis
 from .matches import MatchService
@@ -41,11 +42,12 @@ def build(settings: Settings | None = None, redis_client=None, queue_redis=None,
     r = redis_client if redis_client is not None else make_redis(settings)
     games = games if games is not None else load_games()
     store = EventStore(r, settings.partitions)
-    trigger = ProjectionTrigger(lambda: queue_redis if queue_redis is not None else make_queue_redis(settings))
+    trigger = ProjectionTrigger(lambda: queue_redis if queue_redis is not None else make_queue_redis(settings),
+                                settings.trigger_interval_ms / 1000)
     if start_trigger:
         trigger.start()
     snapshots = SnapshotStore(r, store.keys, settings.snapshot_every, games, store.read_range)
     matches = MatchService(store, games, notify=trigger.notify, cache_size=settings.cache_size, snapshots=snapshots)
-    return Wiring(settings=settings, redis=r, store=store, users=Users(r), games=games, matches=matches,
+    return Wiring(settings=settings, redis=r, store=store, users=Users(r, AuthCache(r, settings.auth_cache_seconds)), games=games, matches=matches,
                   read_models=ReadModels(r, store.keys), rate_limiter=RateLimiter(settings.rate_limit_per_minute),
                   trigger=trigger, openapi=build_document(games))

@@ -1,4 +1,4 @@
-"""Identity endpoints: create a user, who am I, webhook, inbox."""
+"""Identity endpoints: create a user, who am I, token rotation and sign-out, webhook, inbox."""
 from __future__ import annotations
 
 from flask import Blueprint
@@ -21,6 +21,21 @@ def me():
     """The caller's id and name."""
     user = current_user()
     return {"id": user["id"], "name": user["name"]}
+
+
+@bp.post("/api/users/me/token")
+def rotate_token():
+    """A new token for the caller; the one sent stops working at once, in every process."""
+    user = current_user()
+    return {"token": wiring().users.rotate(user["id"])}
+
+
+@bp.delete("/api/users/me/token")
+def revoke_token():
+    """Sign out everywhere: no token of the caller works any more."""
+    user = current_user()
+    wiring().users.revoke(user["id"])
+    return "", 204
 
 
 @bp.put("/api/users/me/webhook")
