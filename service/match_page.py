@@ -8,13 +8,13 @@ from markupsafe import Markup
 
 from domain.engine import platform_events as pe
 
+from .actions import action_groups, actions
 from .boards import render_board
 from .history import describe
 from .matches import legal_for
 from .openapi import schema_json
 
 LOG_LIMIT = 300
-GROUP_OPEN_LIMIT = 12
 
 
 # -- the new-match form ----------------------------------------------------------------------------
@@ -85,53 +85,18 @@ def log_entries(match, viewer, names: dict) -> list:
     return out
 
 
-# -- actions -----------------------------------------------------------------------------------------
-def _value_text(value, names: dict) -> str:
-    if isinstance(value, str):
-        return names.get(value, value)
-    if isinstance(value, list):
-        return ", ".join(_value_text(v, names) for v in value) or "none"
-    if isinstance(value, dict):
-        return ", ".join(f"{k.replace('_', ' ')} {_value_text(v, names)}" for k, v in value.items())
-    if value is None:
-        return "none"
-    return json.dumps(value)
-
-
-def action_label(command: dict, names: dict) -> str:
-    """A button label for a concrete command ("Discard to forum: yellow")."""
-    title = command["type"].replace("_", " ").capitalize()
-    payload = command.get("payload") or {}
-    if not payload:
-        return title
-    parts = [_value_text(v, names) if len(payload) == 1 else f"{k.replace('_', ' ')} {_value_text(v, names)}"
-             for k, v in payload.items()]
-    return f"{title}: " + "; ".join(parts)
-
-
-def action_groups(commands: list, names: dict) -> list:
-    """Legal commands grouped by type: [{type, title, open, actions: [{json, label}]}]."""
-    groups: dict = {}
-    for cmd in commands:
-        body = {"type": cmd["type"], "payload": cmd.get("payload") or {}}
-        groups.setdefault(cmd["type"], []).append({"json": json.dumps(body, sort_keys=True),
-                                                   "label": action_label(body, names)})
-    return [{"type": t, "title": t.replace("_", " ").capitalize(), "open": len(acts) <= GROUP_OPEN_LIMIT,
-             "actions": acts} for t, acts in groups.items()]
-
-
 # -- the live sections -------------------------------------------------------------------------------
 def live_sections(w, match, viewer) -> dict:
     """Everything of the match page that changes with a new event, rendered as HTML snippets."""
     actors = [env.get("actor") for env in match.envelopes[-LOG_LIMIT:] if env.get("actor")]
     names = w.users.names(list(match.players) + actors + [match.created_by or ""])
     names.pop("", None)
-    commands = legal_for(match, viewer)
+    view = match.view(viewer)
+    acts = actions(match.game, match.game_state, view, legal_for(match, viewer), names)
     active = match.active_players()
-    ctx = {"match": match, "viewer": viewer, "names": names, "active": active,
-           "groups": action_groups(commands, names), "command_types": sorted(match.game.command_schemas),
+    ctx = {"match": match, "viewer": viewer, "names": names, "active": active, "groups": action_groups(acts),
            "log": log_entries(match, viewer, names), "disputes": list(match.disputes.values())}
-    board = render_board(match.game_id, match.view(viewer), viewer, names)
+    board = render_board(match.game_id, view, viewer, names, acts)
     html = {key: Markup(render_template(f"parts/{key}.html", **ctx)) for key in ("status", "players", "actions", "log",
                                                                          "disputes")}
     html["board"] = board

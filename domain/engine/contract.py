@@ -29,6 +29,11 @@ A game package exports `GAME`, an object (usually a module-level instance of a s
   describe(event, name) -> str             one readable sentence for the move log ("ann bought
                                            Bionic Perfume for c80"); `name(player_id)` gives the
                                            display name; uses only what the (redacted) event holds
+  describe_command(state, command, name) -> str
+                                           the legal `command` as an order in the same voice, for a
+                                           button ("Buy Bionic Perfume for c80", "Build the Shrine as
+                                           a farm on D4"): names never ids, distinct for distinct
+                                           commands of one state; says only what the actor may know
 
 Shapes: an event is {"type": snake_case_past_tense, "data": {...}}; a command is
 {"type": snake_case_order, "payload": {...}}. State, events and payloads are plain JSON values
@@ -99,3 +104,6 @@ class Game(Protocol):
 
     def describe(self, event: Event, name) -> str:
         """One readable sentence for the move log."""
+
+    def describe_command(self, state: State, command: Command, name) -> str:
+        """A legal command as an order in words for its button (names, never ids)."""

@@ -112,5 +112,9 @@ class DiceRace:
         return {"die_rolled": f"{who} rolled {d.get('value')}", "card_drawn": f"{who} drew a card",
                 "noted": f"{who} noted {d.get('text')!r}", "deck_shuffled": "the deck was shuffled"}[ev["type"]]
 
+    def describe_command(self, state, cmd, name):
+        """The command as an order in words."""
+        return {"roll": "Roll the die", "draw": "Draw a card"}.get(cmd["type"], f"Note {cmd['payload'].get('text')!r}")
+
 
 GAME = DiceRace()

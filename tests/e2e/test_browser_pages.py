@@ -115,17 +115,19 @@ def test_the_replay_slider_shows_an_earlier_board(duel):
 
 
 def test_a_rejection_shows_the_rules_message(duel):
+    """A stale or forged command (here a button the page never offered) is refused with the rule's words."""
     ann, _bob, _url = duel
-    ann.page.click("details.custom-command > summary")
-    ann.page.select_option("#custom-command select[name=type]", "issue_order")
-    ann.page.fill("#custom-command textarea[name=payload]", '{"order": "conquer", "colors": ["pink"]}')
+    assert ann.page.locator("#custom-command").count() == 0, "no raw-JSON command form for players"
+    bad = {"type": "issue_order", "payload": {"order": "conquer", "colors": ["pink"]}}
+    ann.page.evaluate("""cmd => { const b = document.createElement('button'); b.id = 'forged';
+        b.dataset.command = JSON.stringify(cmd); b.textContent = 'Forged';
+        document.querySelector('#section-actions').appendChild(b); }""", bad)
     version = ann.version()
-    ann.page.click("#custom-command button[type=submit]")
+    ann.page.click("#forged")
     ann.page.wait_for_selector("#message.error")
     text = ann.page.text_content("#message")
     api = Api(ann.page.url.split("/matches/")[0], ann.token)
-    status, answer = api.post("/api/matches/" + ann.page.url.rsplit("/", 1)[1] + "/commands",
-                              {"type": "issue_order", "payload": {"order": "conquer", "colors": ["pink"]}})
+    status, answer = api.post("/api/matches/" + ann.page.url.rsplit("/", 1)[1] + "/commands", bad)
     assert status == 422
     assert answer["error"]["message"] in text and answer["error"]["rule"] in text
     assert ann.version() == version

@@ -37,7 +37,7 @@ def test_declaration_is_complete(game):
     assert 1 <= game.min_players <= game.max_players
     assert game.command_schemas, "a game has commands"
     for member in ("initial_state", "setup", "decide", "evolve", "view", "redact", "legal_commands",
-                   "active_players", "result", "on_timeout", "describe"):
+                   "active_players", "result", "on_timeout", "describe", "describe_command"):
         assert callable(getattr(game, member)), member
 
 

@@ -14,6 +14,7 @@ from marshmallow import ValidationError
 from domain.engine import command
 
 from . import contact, data, movement, trading, turns
+from .command_text import describe_command as _describe_command
 from .describe import describe as _describe
 from .evolve import evolve as _evolve
 from .evolve import initial_state as _initial_state
@@ -177,6 +178,10 @@ class MerchantOfVenus:
     def describe(self, ev, name):
         """One readable sentence for the move log."""
         return _describe(ev, name)
+
+    def describe_command(self, state, cmd, name):
+        """The command as an order in words for the action buttons."""
+        return _describe_command(state, cmd, name)
 
 
 GAME = MerchantOfVenus()

@@ -16,6 +16,7 @@ Interpretations beyond the spec (see also /work/shared/rules/origins.md §10):
 from __future__ import annotations
 
 from .data import DATA
+from .command_text import describe_command as _describe_command
 from .describe import describe as _describe
 from .evolve import evolve as _evolve
 from .schemas import COMMAND_SCHEMAS, OPTIONS_SCHEMA
@@ -79,6 +80,10 @@ class OriginsGame:
     def describe(self, event, name):
         """One readable sentence for the move log."""
         return _describe(event, name)
+
+    def describe_command(self, state, cmd, name):
+        """The command as an order in words for the action buttons."""
+        return _describe_command(state, cmd, name)
 
 
 GAME = OriginsGame()

@@ -25,6 +25,7 @@ Interpretations where the spec is silent or unclear:
 from __future__ import annotations
 
 from . import describe as describe_mod
+from .command_text import describe_command as _describe_command
 from . import evolve as evolve_mod
 from . import rules, setup, views
 from .schemas import COMMAND_SCHEMAS, OPTIONS_SCHEMA
@@ -89,6 +90,10 @@ class Ti4Exploration:
     def describe(self, event, name):
         """One sentence for the move log."""
         return describe_mod.describe(event, name)
+
+    def describe_command(self, state, cmd, name):
+        """The command as an order in words for the action buttons."""
+        return _describe_command(state, cmd, name)
 
 
 GAME = Ti4Exploration()

@@ -1,6 +1,7 @@
 """Assembles the Uchronia GAME object from the rule modules."""
 from __future__ import annotations
 
+from .command_text import describe_command
 from .commands import decide
 from .data import DATA
 from .describe import describe
@@ -66,6 +67,7 @@ class Uchronia:
     result = staticmethod(_result)
     on_timeout = staticmethod(_on_timeout)
     describe = staticmethod(describe)
+    describe_command = staticmethod(describe_command)
 
 
 GAME = Uchronia()
