@@ -39,6 +39,8 @@ def add_commands(sub) -> None:
     p.add_argument("--appendfsync", choices=("always", "everysec", "no"), default="everysec",
                    help="AOF fsync policy of the embedded Redis (default everysec)")
     p.add_argument("--quick", action="store_true", help="fewer commands and shorter phases")
+    from . import bots
+    bots.add_arguments(p)
     p.set_defaults(func=cmd_bench)
 
 
@@ -501,7 +503,10 @@ def report(figures: dict) -> str:
 
 
 def cmd_bench(args) -> int:
-    """Run the benchmark on REDIS_URL, or on an embedded Redis in a temporary directory."""
+    """Run the benchmark on REDIS_URL, or on an embedded Redis in a temporary directory (--bots: the bot levels)."""
+    if args.bots:
+        from .bots import cmd_bench_bots
+        return cmd_bench_bots(args)
     url = os.environ.get("REDIS_URL")
     server = tmp = None
     if url:

@@ -1,0 +1,58 @@
+"""The greedy bot: the legal command whose outcome, with the seat's best follow-up in the same turn,
+scores best on the game's evaluation (one ply: the seat's own turn, nobody else's reply)."""
+from __future__ import annotations
+
+import json
+
+from .evaluation import advantage
+from .information import InformationSet, SimRng, canonical
+from .simulate import step
+
+FOLLOW_UPS = 1  # further commands of the same turn looked at (orders take two: issue, then resolve)
+
+
+def outcome_value(game, state: dict, player: str) -> tuple:
+    """Won beats unfinished beats lost; then the seat's lead over the best other seat."""
+    result = game.result(state)
+    finished = 0
+    if result is not None:
+        winners = result.get("winners") or []
+        finished = 1 if player in winners else -1
+    return finished, advantage(game.id, state, player)
+
+
+def best_value(game, state: dict, player: str, dice: int, follow_ups: int) -> tuple:
+    """The value of `state` for `player`, trying their best next command while it is still their turn."""
+    value = outcome_value(game, state, player)
+    if follow_ups <= 0 or value[0] != 0 or game.active_players(state)[:1] != [player]:
+        return value
+    frozen = json.dumps(state)
+    best = None
+    for command in canonical(game.legal_commands(state, player)):
+        after = step(game, json.loads(frozen), player, command, SimRng(dice))
+        if after is not None:
+            candidate = best_value(game, after, player, dice, follow_ups - 1)
+            best = candidate if best is None or candidate > best else best
+    return best if best is not None else value
+
+
+def choose(info: InformationSet, seed: int) -> dict:
+    """Try every legal command on one determinization (the same simulated dice for each) and keep the
+    best; ties are broken at random (seeded)."""
+    rng = SimRng(seed)
+    if len(info.legal) == 1:
+        return info.legal[0]
+    game, me = info.game, info.player
+    sampled = json.dumps(info.sample(rng))
+    dice = rng.randint(0, 2 ** 31)
+    best, top = [], None
+    for command in info.legal:
+        after = step(game, json.loads(sampled), me, command, SimRng(dice))
+        if after is None:
+            continue
+        value = best_value(game, after, me, dice, FOLLOW_UPS)
+        if top is None or value > top:
+            best, top = [command], value
+        elif value == top:
+            best.append(command)
+    return rng.choice(best or info.legal)

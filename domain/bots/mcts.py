@@ -1,0 +1,101 @@
+"""The MCTS bot: information-set Monte Carlo tree search over determinizations of the seat's view.
+
+Each iteration draws a state consistent with the view, walks the tree choosing, for whoever moves,
+the command with the best UCB among those legal in that determinization (counting availability, as
+single-observer ISMCTS does), adds one node, plays random commands for a bounded depth with the
+game's own decide/evolve, and scores the end with the per-game evaluation.
+"""
+from __future__ import annotations
+
+import math
+
+from .evaluation import reward
+from .information import InformationSet, SimRng, canonical, command_key
+from .simulate import step, to_move
+
+EXPLORATION = 0.7
+ROLLOUT_DEPTH = 12
+DEFAULT_ITERATIONS = 200  # without a stop condition (tests, benchmarks pass their own)
+MIN_ITERATIONS = 8  # even when the time is up, so a slow machine still searches a little
+
+
+class Node:
+    """One command in the tree: who sent it, how often it was tried, available and how it paid off."""
+
+    __slots__ = ("command", "actor", "children", "visits", "available", "total")
+
+    def __init__(self, command=None, actor=None):
+        self.command, self.actor = command, actor
+        self.children: dict = {}
+        self.visits = 0
+        self.available = 0
+        self.total = 0.0
+
+    def ucb(self) -> float:
+        """Mean reward plus the exploration bonus."""
+        return self.total / self.visits + EXPLORATION * math.sqrt(math.log(max(self.available, 1)) / self.visits)
+
+
+def _iterate(info: InformationSet, root: Node, rng: SimRng, depth: int) -> None:
+    """One determinization: select, expand, roll out, back up."""
+    game = info.game
+    state = info.sample(rng)
+    node, path = root, []
+    while game.result(state) is None:
+        actor = info.player if node is root else to_move(game, state)
+        if actor is None:
+            break
+        legal = info.legal if node is root else canonical(game.legal_commands(state, actor))
+        if not legal:
+            break
+        keys = [command_key(c) for c in legal]
+        untried = [c for c, k in zip(legal, keys) if k not in node.children]
+        for k in keys:
+            if k in node.children:
+                node.children[k].available += 1
+        if untried:
+            command = rng.choice(untried)
+            child = node.children[command_key(command)] = Node(command, actor)
+            child.available += 1
+        else:
+            child = max((node.children[k] for k in keys), key=Node.ucb)
+        state = step(game, state, actor, child.command, rng)
+        path.append(child)
+        node = child
+        if state is None or untried:
+            break
+    for _ in range(depth):
+        if state is None or game.result(state) is not None:
+            break
+        actor = to_move(game, state)
+        legal = game.legal_commands(state, actor) if actor else []
+        if not legal:
+            break
+        state = step(game, state, actor, rng.choice(legal), rng)
+    rewards = {}
+    for n in path:
+        if n.actor not in rewards:
+            rewards[n.actor] = reward(game, state, n.actor) if state is not None else 0.5
+        n.visits += 1
+        n.total += rewards[n.actor]
+
+
+def choose(info: InformationSet, seed: int, should_stop=None, iterations: int | None = None,
+           depth: int = ROLLOUT_DEPTH) -> dict:
+    """Search until `iterations` are done or `should_stop()` says so (after a few at least); send the
+    most visited root command."""
+    if len(info.legal) == 1:
+        return info.legal[0]
+    rng = SimRng(seed)
+    root = Node()
+    limit = iterations if iterations is not None else (None if should_stop else DEFAULT_ITERATIONS)
+    done = 0
+    while limit is None or done < limit:
+        if should_stop is not None and done >= MIN_ITERATIONS and should_stop():
+            break
+        _iterate(info, root, rng, depth)
+        done += 1
+    if not root.children:
+        return rng.choice(info.legal)
+    best = max(root.children.values(), key=lambda n: (n.visits, n.total))
+    return best.command
