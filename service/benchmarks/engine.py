@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import copy
 import http.client
 import json
@@ -41,6 +42,13 @@ def add_commands(sub) -> None:
     p.add_argument("--quick", action="store_true", help="fewer commands and shorter phases")
     from . import bots
     bots.add_arguments(p)
+    p.add_argument("--http", action="store_true",
+                   help="instead: the production web server (gunicorn) in separate processes, driven over HTTP by "
+                        "a separate load generator at 1, 8, 16 and 32 clients, against the in-process command path")
+    p.add_argument("--web-workers", type=int, default=0,
+                   help="with --http: gunicorn workers (default: the server configuration's)")
+    p.add_argument("--seconds", type=float, default=0,
+                   help="with --http: measured seconds per phase and client count (default 4, quick 2)")
     p.set_defaults(func=cmd_bench)
 
 
@@ -354,23 +362,48 @@ def worker_main(argv: list) -> int:
     return 0
 
 
+def bench_env(w, url: str) -> dict:
+    """The environment of a service process started by the bench: its Redis, partitions, no rate limit."""
+    return dict(os.environ, REDIS_URL=url, RQ_REDIS_URL=w.settings.queue_url,
+                TURNSTREAM_PARTITIONS=str(w.settings.partitions), TURNSTREAM_RECONCILE_SECONDS="1",
+                TURNSTREAM_RATE_LIMIT_PER_MINUTE=str(10 ** 9),
+                PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+
+
+def start_worker(w, url: str) -> subprocess.Popen:
+    """A real worker process (projections, with the bench's games) on the bench's Redis."""
+    return subprocess.Popen([sys.executable, "-m", "service.benchmarks.engine", "worker"], env=bench_env(w, url),
+                            cwd=str(ROOT), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def wait_caught_up(w, worker: subprocess.Popen, seconds: float = 120) -> None:
+    """Wait until no partition's projections lag (the worker is alive and has caught up)."""
+    from workers.jobs import lagging_partitions
+    deadline = time.monotonic() + seconds
+    while lagging_partitions(w):
+        if worker.poll() is not None:
+            raise RuntimeError(f"the worker exited: {worker.stderr.read().decode(errors='replace')[-500:]}")
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the worker did not catch up within {seconds:.0f} s")
+        time.sleep(0.05)
+
+
+def stop_process(proc: subprocess.Popen) -> None:
+    """SIGTERM a child, then SIGKILL it if it has not exited after 10 s."""
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(5)
+
+
 def projection_lag(w, plans: list, samples: int, url: str) -> dict:
     """Append-to-read-model lag with a real worker process: p50/p99 over `samples` commands."""
-    from workers.jobs import lagging_partitions
-    env = dict(os.environ, REDIS_URL=url, RQ_REDIS_URL=w.settings.queue_url,
-               TURNSTREAM_PARTITIONS=str(w.settings.partitions), TURNSTREAM_RECONCILE_SECONDS="1",
-               PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    worker = subprocess.Popen([sys.executable, "-m", "service.benchmarks.engine", "worker"], env=env, cwd=str(ROOT),
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    worker = start_worker(w, url)
     try:
         w.trigger.start()
-        deadline = time.monotonic() + 120
-        while lagging_partitions(w):
-            if worker.poll() is not None:
-                raise RuntimeError(f"the worker exited: {worker.stderr.read().decode(errors='replace')[-500:]}")
-            if time.monotonic() > deadline:
-                raise RuntimeError("the worker did not catch up within 120 s")
-            time.sleep(0.05)
+        wait_caught_up(w, worker)
         lags = []
         live = [p for p in plans if p.next < len(p.steps)]
         while len(lags) < samples and live:
@@ -393,11 +426,7 @@ def projection_lag(w, plans: list, samples: int, url: str) -> dict:
             lags.append(time.perf_counter() - t0)
     finally:
         w.trigger.stop()
-        worker.terminate()
-        try:
-            worker.wait(10)
-        except subprocess.TimeoutExpired:
-            worker.kill()
+        stop_process(worker)
     return {"samples": len(lags), "p50_ms": percentile(lags, 0.5) * 1000, "p99_ms": percentile(lags, 0.99) * 1000}
 
 
@@ -502,33 +531,42 @@ def report(figures: dict) -> str:
     return "\n".join(lines)
 
 
+@contextlib.contextmanager
+def bench_redis(appendfsync: str):
+    """(url, description) of REDIS_URL, or of an embedded redis-server in a temporary directory."""
+    url = os.environ.get("REDIS_URL")
+    if url:
+        yield url, f"{url} (REDIS_URL; its own persistence settings)"
+        return
+    from ..embedded_redis import EmbeddedRedis
+    tmp = tempfile.mkdtemp(prefix="turnstream-bench-")
+    try:
+        server = EmbeddedRedis(tmp, appendfsync=appendfsync).start()
+        try:
+            yield server.url, f"embedded redis-server, AOF appendfsync {appendfsync}, data in {tmp}"
+        finally:
+            server.stop()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def cmd_bench(args) -> int:
-    """Run the benchmark on REDIS_URL, or on an embedded Redis in a temporary directory (--bots: the bot levels)."""
+    """Run the benchmark on REDIS_URL, or on an embedded Redis in a temporary directory (--bots: the bot levels;
+    --http: the production web server)."""
     if args.bots:
         from .bots import cmd_bench_bots
         return cmd_bench_bots(args)
-    url = os.environ.get("REDIS_URL")
-    server = tmp = None
-    if url:
-        note = f"{url} (REDIS_URL; its own persistence settings)"
-    else:
-        from .embedded_redis import EmbeddedRedis
-        tmp = tempfile.mkdtemp(prefix="turnstream-bench-")
-        try:
-            server = EmbeddedRedis(tmp, appendfsync=args.appendfsync).start()
-        except RuntimeError as exc:
-            print(f"turnstream bench: {exc}", file=sys.stderr)
-            return 2
-        url = server.url
-        note = f"embedded redis-server, AOF appendfsync {args.appendfsync}, data in {tmp}"
+    measure, describe = run, report
+    if args.http:
+        from . import http
+        measure, describe = http.run_http, http.report
     try:
-        figures = run(args, url, note)
-    finally:
-        if server:
-            server.stop()
-        if tmp:
-            shutil.rmtree(tmp, ignore_errors=True)
-    print(report(figures), flush=True)
+        with bench_redis(args.appendfsync) as (url, note):
+            figures = measure(args, url, note)
+    except RuntimeError as exc:
+        print(f"turnstream bench: {exc}", file=sys.stderr)
+        return 2
+    print(describe(figures), flush=True)
     if args.json:
         print(json.dumps(figures), flush=True)
     return 0
