@@ -10,6 +10,8 @@ from html import unescape as html_unescape
 
 from markupsafe import Markup, escape
 
+from .svgkit import with_readable_width
+
 log = logging.getLogger("turnstream.boards")
 
 
@@ -99,7 +101,7 @@ def render_board(game_id: str, view, viewer, names: dict | None = None, actions:
     if draw is None:
         return json_board(view)
     try:
-        return Markup(interactive(with_names(draw(view, viewer), names), actions))
+        return Markup(interactive(with_readable_width(with_names(draw(view, viewer), names)), actions))
     except Exception:  # a drawing bug must not hide the match: show the view as text instead
         log.exception("the %s board renderer failed", game_id)
         return json_board(view)

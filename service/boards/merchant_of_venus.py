@@ -1,80 +1,93 @@
-"""Renders a Merchant of Venus view as an inline SVG board: the map, ships, systems and a panel per player."""
+"""Renders a Merchant of Venus view as an inline SVG board: the labelled map, ships, systems, a legend and a
+panel per player."""
 from __future__ import annotations
 
-from html import escape
-
 from domain.games.merchant_of_venus import data
+from domain.games.merchant_of_venus.command_text import item_name, square_label, square_name
 
-SCALE, OX, OY = 40, 30, 60
-MAP_W = 21 * SCALE + OX
-PANEL_X, PANEL_W, PANEL_H = MAP_W + 20, 330, 150
+from .svgkit import e, ink, place, seat_letter, svg_root, text
+
+SCALE, OX, OY = 38, 6, 96
+MAP_W, MAP_H = 21 * SCALE, 16 * SCALE
+WIDTH = int(MAP_W + 2 * OX)
 FILL = {"blue": "#4a78c2", "yellow": "#e8c531", "red": "#d9483b"}
-PLAYER_COLORS = ["#ff7f0e", "#2ca02c", "#9467bd", "#17becf", "#8c564b", "#e377c2"]
-
-
-def _e(value) -> str:
-    """Escape any value for SVG text or attributes."""
-    return escape(str(value), quote=True)
+PLAYER_COLORS = ["#ff9f43", "#4cd137", "#c56cf0", "#48dbfb", "#ff6b81", "#f5f6fa"]
+BG, INK, MUTED, PANEL = "#0b1020", "#ffffff", "#c8cfdb", "#1d2433"
+LABEL = "#e8ecf3"
+PANEL_W, PANEL_H = (WIDTH - 24) / 2, 178
 
 
 def _xy(square: str) -> tuple[float, float]:
     sq = data.SQUARES.get(square)
     if not sq:
         return OX, OY
-    return OX + sq["x"] * SCALE, OY + sq["y"] * SCALE
-
-
-def _text(x, y, text, size=10, anchor="middle", fill="#eee", weight="normal") -> str:
-    return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}" fill="{fill}" '
-            f'font-weight="{weight}" font-family="sans-serif">{_e(text)}</text>')
+    return OX + (sq["x"] - 0.2) * SCALE, OY + (sq["y"] - 1.0) * SCALE
 
 
 def _links() -> list[str]:
     out = []
     for a, b, cost in data.RAW["links"]:
         (x1, y1), (x2, y2) = _xy(a), _xy(b)
-        colour, width = ("#3ecf5a", 4) if cost == 2 else ("#7f8a99", 2)
+        colour, width, dash = ("#3ecf5a", 5, "") if cost == 2 else ("#7f8a99", 2, "")
         out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{colour}" '
-                   f'stroke-width="{width}"/>')
+                   f'stroke-width="{width}"{dash}/>')
     for nav, exits in data.NAV_EXITS.items():
         (x1, y1) = _xy(nav)
         for to, nums in exits.items():
             x2, y2 = _xy(to)
-            out.append(_text(x1 + (x2 - x1) * 0.5, y1 + (y2 - y1) * 0.5 - 3, ",".join(map(str, nums)), 9, fill="#fff"))
+            mx, my = x1 + (x2 - x1) * 0.5, y1 + (y2 - y1) * 0.5
+            out.append(f'<rect x="{mx - 13:.1f}" y="{my - 11:.1f}" width="26" height="16" rx="3" fill="#000"/>'
+                       + text(mx, my + 2, ",".join(map(str, nums)), 12, "#ffe066", "middle", "bold"))
     return out
+
+
+def _shape(sid: str, sq: dict, x: float, y: float, spaceports: dict, colours: dict) -> str:
+    """The square's own shape (the first drawn element of its place)."""
+    kind = sq["kind"]
+    fill = FILL.get(sq["color"], "#4a78c2")
+    if kind == "base":
+        return f'<rect x="{x - 15:.1f}" y="{y - 15:.1f}" width="30" height="30" fill="#dddddd" stroke="#fff"/>'
+    if kind == "city":
+        return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="13" fill="#8bd48b" stroke="#2e7d32" stroke-width="2"/>'
+    if kind == "port":
+        return f'<rect x="{x - 11:.1f}" y="{y - 11:.1f}" width="22" height="22" fill="#bbbbbb" stroke="#fff"/>'
+    if kind == "nav":
+        return f'<polygon points="{x},{y - 13} {x + 13},{y} {x},{y + 13} {x - 13},{y}" fill="#333" stroke="#fff"/>'
+    if kind == "telegate":
+        pts = " ".join(f"{x + dx},{y + dy}" for dx, dy in ((-8, -12), (8, -12), (14, 0), (8, 12), (-8, 12), (-14, 0)))
+        return f'<polygon points="{pts}" fill="#6a1b9a" stroke="#fff"/>'
+    if kind == "orbital":
+        ring = colours.get(spaceports.get(sid), "#ffffff")
+        width = 4 if sid in spaceports else 1.5
+        return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="10" fill="{fill}" stroke="{ring}" stroke-width="{width}"/>'
+    return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="9" fill="{fill}" stroke="#223"/>'
+
+
+_INNER = {"base": "GB", "city": "C", "port": "P", "nav": "N", "telegate": "T"}
+_COLOUR_MARK = {"yellow": "y", "red": "r"}
 
 
 def _square(sid: str, spaceports: dict, deeds: list, colours: dict) -> str:
     sq = data.SQUARES[sid]
     x, y = _xy(sid)
-    fill = FILL.get(sq["color"], "#4a78c2")
     kind = sq["kind"]
-    title = f"<title>{_e(sid)} ({_e(kind)})</title>"
-    if kind == "base":
-        shape = f'<rect x="{x - 14:.1f}" y="{y - 14:.1f}" width="28" height="28" fill="#ddd" stroke="#fff"/>'
-        shape += _text(x, y + 4, "GB", 10, fill="#222", weight="bold")
-    elif kind == "city":
-        shape = f'<circle cx="{x:.1f}" cy="{y:.1f}" r="12" fill="#8bd48b" stroke="#2e7d32" stroke-width="2"/>'
-    elif kind == "port":
-        shape = f'<rect x="{x - 10:.1f}" y="{y - 10:.1f}" width="20" height="20" fill="#bbb" stroke="#fff"/>'
-    elif kind == "nav":
-        pts = f"{x},{y - 12} {x + 12},{y} {x},{y + 12} {x - 12},{y}"
-        shape = f'<polygon points="{pts}" fill="#333" stroke="#fff"/>' + _text(x, y + 4, "N", 10)
-    elif kind == "telegate":
-        pts = " ".join(f"{x + dx},{y + dy}" for dx, dy in ((-8, -12), (8, -12), (14, 0), (8, 12), (-8, 12), (-14, 0)))
-        nums = ",".join(map(str, data.TELEGATES.get(sid, [])))
-        shape = f'<polygon points="{pts}" fill="#6a1b9a" stroke="#fff"/>' + _text(x, y + 4, nums, 9)
-    elif kind == "orbital":
-        ring = colours.get(spaceports.get(sid), "#fff")
-        width = 4 if sid in spaceports else 1.5
-        shape = f'<circle cx="{x:.1f}" cy="{y:.1f}" r="10" fill="{fill}" stroke="{ring}" stroke-width="{width}"/>'
-        if sid in deeds:
-            shape += _text(x + 13, y - 8, "$", 10, fill="#ffd54f", weight="bold")
-    else:
-        shape = f'<circle cx="{x:.1f}" cy="{y:.1f}" r="8" fill="{fill}" stroke="#223"/>'
+    body = _shape(sid, sq, x, y, spaceports, colours)
+    inner = _INNER.get(kind) or _COLOUR_MARK.get(sq["color"], "")
+    if kind == "telegate":
+        inner = ",".join(map(str, data.TELEGATES.get(sid, [])))
+    if inner:
+        fill = {"base": "#dddddd", "city": "#8bd48b", "port": "#bbbbbb", "nav": "#333333",
+                "telegate": "#6a1b9a"}.get(kind, FILL.get(sq["color"], "#4a78c2"))
+        body += text(x, y + 4.5, inner, 12, ink(fill), "middle", "bold")
+    body += f'<rect x="{x - 18:.1f}" y="{y + 12:.1f}" width="36" height="15" rx="3" fill="{BG}" opacity="0.8"/>' \
+        + text(x, y + 24, square_label(sid), 12, LABEL, "middle")
+    if sid in deeds:
+        body += text(x + 16, y - 6, "$", 13, "#ffd54f", weight="bold")
     if sq["hazard"]:
-        shape += _text(x, y - 13, f"!c{sq['hazard']}", 9, fill="#ff5252", weight="bold")
-    return f"<g>{title}{shape}</g>"
+        body += text(x, y - 15, f"!c{sq['hazard']}", 12, "#ff8a80", "middle", "bold")
+    kind_name = {"space": f"{sq['color']} space"}.get(kind, kind)
+    return place(f"square:{sid}", f"{square_name(sid)} ({kind_name}"
+                                  f"{', hazard c' + str(sq['hazard']) if sq['hazard'] else ''})", body)
 
 
 def _systems(view: dict) -> list[str]:
@@ -87,53 +100,81 @@ def _systems(view: dict) -> list[str]:
         info = systems.get(sid) or {}
         culture = info.get("culture_name") or info.get("culture")
         label = f"{system['name']}: {culture}" if culture else f"{system['name']}: ?"
-        out.append(_text(x, y + 24, label, 10, fill="#fff", weight="bold"))
+        anchor_x = "end" if x > WIDTH - 150 else "start" if x < 150 else "middle"
+        out.append(f'<rect x="{x - 4 - (len(label) * 7.4 if anchor_x == "end" else len(label) * 3.7 if anchor_x == "middle" else -4 + 4):.1f}" '
+                   f'y="{y + 28:.1f}" width="{len(label) * 7.4 + 8:.1f}" height="19" rx="4" fill="#000" opacity="0.85"/>')
+        out.append(text(x, y + 43, label, 14, INK, anchor_x, "bold"))
         seen = observed.get(sid)
-        hidden = (view.get("placement") or {}).get(sid) if isinstance(view.get("placement"), dict) else None
-        if hidden and not culture:
-            out.append(_text(x, y + 36, f"(face down: {hidden})", 9, fill="#ffd54f"))
-        elif isinstance(seen, str) and not culture:
-            out.append(_text(x, y + 36, f"(you saw {seen})", 9, fill="#ffd54f"))
-        by = info.get("observed_by") or []
-        if by and not culture:
-            out.append(_text(x, y + 47, "observed by " + ", ".join(map(str, by)), 8, fill="#bbb"))
+        if isinstance(seen, str) and not culture:
+            out.append(text(x, y + 60, f"(you saw {seen})", 12, "#ffd54f", anchor_x))
     return out
 
 
-def _ships(view: dict, colours: dict) -> list[str]:
+def _ships(view: dict, colours: dict, seats: dict) -> list[str]:
     out = []
     states = view.get("player_states") or {}
     for i, (pid, ps) in enumerate(states.items()):
         x, y = _xy((ps or {}).get("square", ""))
-        dx, dy = (i % 2) * 12 - 6, (i // 2) * 12 - 6
-        out.append(f'<g><title>{_e(pid)}</title><polygon points="{x + dx},{y + dy - 7} {x + dx + 6},{y + dy + 5} '
-                   f'{x + dx - 6},{y + dy + 5}" fill="{colours.get(pid, "#fff")}" stroke="#000"/></g>')
+        dx, dy = (i % 2) * 18 - 9, (i // 2) * 18 - 9
+        col = colours.get(pid, "#ffffff")
+        out.append(f'<g><title>{e(pid)}\'s ship</title><circle cx="{x + dx}" cy="{y + dy}" r="10" fill="{col}" '
+                   f'stroke="#000" stroke-width="2"/>'
+                   + text(x + dx, y + dy + 4.5, seats.get(pid, "?"), 12, ink(col), "middle", "bold") + "</g>")
     return out
 
 
-def _panel(i: int, pid: str, ps: dict, view: dict, colour: str) -> list[str]:
-    x, y = PANEL_X, OY + i * (PANEL_H + 8)
+def _panel(i: int, pid: str, ps: dict, view: dict, colour: str, letter: str, y0: float) -> list[str]:
+    x, y = 8 + (i % 2) * (PANEL_W + 8), y0 + (i // 2) * (PANEL_H + 8)
     active = view.get("active") == pid
-    out = [f'<rect x="{x}" y="{y}" width="{PANEL_W}" height="{PANEL_H}" rx="6" fill="#1d2433" '
-           f'stroke="{colour if active else "#555"}" stroke-width="{3 if active else 1}"/>',
-           _text(x + 10, y + 18, f"{pid} ({ps.get('race')})" + ("  ◀ to move" if active else ""), 13, "start",
-                 colour, "bold"),
-           _text(x + 10, y + 36, f"credits c{ps.get('cash')}   net worth c{ps.get('net_worth')}", 11, "start"),
-           _text(x + 10, y + 52, f"ship {ps.get('ship')} on {ps.get('square')}   holds "
-                                 f"{ps.get('holds_used')}/{ps.get('holds')}", 11, "start")]
-    cargo = ", ".join(map(str, ps.get("cargo") or [])) or "empty"
-    equipment = [f"{ps.get('shields', 0)} shield(s)"] + list(map(str, ps.get("drives") or []))
-    deeds = [f"factory {c}" for c in ps.get("factories") or []] + [f"port {s}" for s in ps.get("spaceports") or []]
-    out += [_text(x + 10, y + 70, f"cargo: {cargo}"[:60], 10, "start"),
-            _text(x + 10, y + 86, "equipment: " + ", ".join(equipment), 10, "start"),
-            _text(x + 10, y + 102, "IOUs: " + (", ".join(map(str, ps.get("ious") or [])) or "none"), 10, "start"),
-            _text(x + 10, y + 118, ("deeds: " + (", ".join(deeds) or "none"))[:60], 10, "start"),
-            _text(x + 10, y + 134, "observed: " + (", ".join(map(str, ps.get("observed_systems") or [])) or "-"),
-                  10, "start")]
+    out = [f'<rect x="{x}" y="{y}" width="{PANEL_W}" height="{PANEL_H}" rx="6" fill="{PANEL}" '
+           f'stroke="{colour if active else "#555"}" stroke-width="{4 if active else 1}"/>',
+           f'<circle cx="{x + 18}" cy="{y + 18}" r="11" fill="{colour}" stroke="#000"/>',
+           text(x + 18, y + 23, letter, 13, ink(colour), "middle", "bold"),
+           text(x + 36, y + 24, f"{pid} ({ps.get('race')})" + ("  ◀ to act" if active else ""), 15, INK, weight="bold")]
+    cargo = ", ".join(item_name(c).split(" (")[0].replace("the ", "") for c in ps.get("cargo") or []) or "empty"
+    equipment = [f"{ps.get('shields', 0)} shield(s)"] + [str(d).replace("drive:", "") + " drive"
+                                                           for d in ps.get("drives") or []]
+    deeds = [f"factory {c}" for c in ps.get("factories") or []] + \
+        [f"port {square_name(s)}" for s in ps.get("spaceports") or []]
+    lines = [f"c{ps.get('cash')} credits · net worth c{ps.get('net_worth')}",
+             f"{ps.get('ship')} on {square_name(ps.get('square'))}",
+             f"holds {ps.get('holds_used')}/{ps.get('holds')} · " + ", ".join(equipment),
+             f"cargo: {cargo}", "IOUs: " + (", ".join(map(str, ps.get("ious") or [])) or "none"),
+             "deeds: " + (", ".join(deeds) or "none"),
+             "observed: " + (", ".join(data.SYSTEMS.get(s, {}).get("name", str(s))
+                                       for s in ps.get("observed_systems") or []) or "none")]
+    for k, line in enumerate(lines):
+        out.append(text(x + 10, y + 46 + 19 * k, line[:54], 13, MUTED if k else INK))
     return out
 
 
-def _header(view: dict) -> str:
+def _legend(y: float, players: list, colours: dict, seats: dict) -> str:
+    out = [text(OX + 4, y, "Legend:", 13, INK, weight="bold")]
+    items = [("#dddddd", "GB", "Galactic Base"), ("#8bd48b", "C", "city"), ("#bbbbbb", "P", "spaceport"),
+             ("#333333", "N", "navigation"), ("#6a1b9a", "T", "telegate"), ("#e8c531", "y", "yellow space"),
+             ("#d9483b", "r", "red space")]
+    x = OX + 70
+    for fill, mark, label in items:
+        out.append(f'<rect x="{x}" y="{y - 13}" width="20" height="18" rx="3" fill="{fill}" stroke="#fff"/>'
+                   + text(x + 10, y + 1, mark, 12, ink(fill), "middle", "bold") + text(x + 24, y, label, 12, INK))
+        x += 30 + len(label) * 6.6
+    y2 = y + 22
+    out.append(f'<line x1="{OX + 74}" y1="{y2 - 4}" x2="{OX + 104}" y2="{y2 - 4}" stroke="#3ecf5a" stroke-width="5"/>'
+               + text(OX + 110, y2, "green link: 2 MP", 12, INK)
+               + text(OX + 230, y2, "!c20: hazard fee · $: spaceport deed · 1,2: die values of a jump", 12, INK))
+    x = OX + 4
+    y3 = y + 44
+    out.append(text(x, y3, "Ships:", 13, INK, weight="bold"))
+    x += 52
+    for pid in players:
+        col = colours[pid]
+        out.append(f'<circle cx="{x + 9}" cy="{y3 - 4}" r="9" fill="{col}" stroke="#000"/>'
+                   + text(x + 9, y3, seats[pid], 12, ink(col), "middle", "bold") + text(x + 22, y3, pid, 13, INK))
+        x += 40 + 9 * len(pid)
+    return "".join(out)
+
+
+def _header(view: dict, names_line: str) -> tuple[str, str]:
     turn = view.get("turn") or {}
     result = view.get("result")
     if result:
@@ -141,35 +182,52 @@ def _header(view: dict) -> str:
     else:
         line = (f"Round {view.get('round')}/{view.get('max_rounds')} — {view.get('active')} to act "
                 f"({view.get('phase')}{', free space' if view.get('free_space') else ''})")
-        if turn.get("dice"):
-            nav = turn.get("nav_value")
-            line += f" — dice {turn.get('dice')} nav {'-' if nav is None else nav} MP {turn.get('mp')}"
-        if turn.get("destination"):
-            line += f" → {turn.get('destination')}"
-    return _text(OX, 30, line, 15, "start", "#fff", "bold") + _text(
-        OX, 48, f"Target net worth c{view.get('target_net_worth')}", 11, "start", "#bbb")
+    detail = ""
+    if not result and turn.get("dice"):
+        nav = turn.get("nav_value")
+        detail = f"dice {', '.join(map(str, turn.get('dice')))} · navigation {'-' if nav is None else nav} · " \
+                 f"{turn.get('mp')} MP left"
+    if not result and turn.get("destination"):
+        detail += f" · heading for {square_name(turn.get('destination'))}"
+    svg = text(OX + 4, 24, line, 16, INK, weight="bold") + \
+        text(OX + 4, 44, f"Target net worth c{view.get('target_net_worth')} · {names_line}", 13, MUTED) + \
+        text(OX + 4, 64, detail.strip(" ·"), 13, INK)
+    return svg, line
+
+
+def place_of(view: dict, command: dict):
+    """(place key, payload field) of the square a command names: a move's step, a declared destination."""
+    t, p = command["type"], command.get("payload") or {}
+    if t == "move":
+        return f"square:{p['to']}", "to"
+    if t == "declare_direction":
+        return f"square:{p['destination']}", "destination"
+    return None
 
 
 def render_board(view: dict, viewer) -> str:
-    """Draw the view as an inline SVG string (map, ships, systems, per-player panels, whose turn)."""
+    """Draw the view as an inline SVG string (map, ships, systems, legend, per-player panels, whose turn)."""
     view = view if isinstance(view, dict) else {}
     players = [p for p in view.get("players") or [] if isinstance(p, str)]
     colours = {p: PLAYER_COLORS[i % len(PLAYER_COLORS)] for i, p in enumerate(players)}
+    seats = {p: seat_letter(i) for i, p in enumerate(players)}
     spaceports = view.get("spaceports") or {}
     deeds = view.get("spaceport_deeds") or []
     states = view.get("player_states") or {}
-    height = max(OY + 16 * SCALE, OY + len(states) * (PANEL_H + 8) + 20)
-    width = PANEL_X + PANEL_W + 20
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-             f'viewBox="0 0 {width} {height}" role="img" aria-label="Merchant of Venus board">',
-             f'<rect width="{width}" height="{height}" fill="#0b1020"/>', _header(view)]
+    worth = " · ".join(f"{p} c{(states.get(p) or {}).get('net_worth', '?')}" for p in players)
+    header, status = _header(view, worth)
+    legend_y = OY + MAP_H + 6
+    panels_y = legend_y + 60
+    height = panels_y + ((len(states) + 1) // 2) * (PANEL_H + 8) + 8
+    parts = [f'<rect width="{WIDTH}" height="{height}" fill="{BG}"/>', header]
     parts += _links()
     parts += [_square(s, spaceports, deeds, colours) for s in data.SQUARE_ORDER]
     parts += _systems(view)
-    parts += _ships(view, colours)
+    parts += _ships(view, colours, seats)
+    parts.append(_legend(legend_y + 8, players, colours, seats))
     for i, (pid, ps) in enumerate(states.items()):
-        parts += _panel(i, pid, ps if isinstance(ps, dict) else {}, view, colours.get(pid, "#fff"))
-    if viewer is not None:
-        parts.append(_text(PANEL_X, height - 8, f"viewing as {viewer}", 10, "start", "#888"))
-    parts.append("</svg>")
-    return "".join(parts)
+        parts += _panel(i, pid, ps if isinstance(ps, dict) else {}, view, colours.get(pid, "#fff"),
+                        seats.get(pid, "?"), panels_y)
+    summary = f"Merchant of Venus map. {status}. Net worth: {worth or 'none'}. " + " ".join(
+        f"{p}'s ship is on {square_name((states.get(p) or {}).get('square'))}." for p in players)
+    return svg_root(WIDTH, height, "Merchant of Venus board", summary, True, "".join(parts))

@@ -1,53 +1,55 @@
-"""Renders an Uchronia view as an inline SVG board: shared zones and every player's tableau."""
+"""Renders an Uchronia view as an inline SVG board: a legend, shared zones and every player's tableau."""
 from __future__ import annotations
 
-from html import escape
-
+from domain.games.uchronia.command_text import building_name
 from domain.games.uchronia.data import COLOR_INFO, COLORS, DESIGNS
 
-WIDTH = 1000
+from .svgkit import e, ink, place, svg_root, text
+
+WIDTH = 800
 FILL = {"yellow": "#e3b92f", "grey": "#9aa0a6", "red": "#c0392b", "blue": "#2e6fd1", "brown": "#8b5a2b"}
-PANEL_H = 150
-
-
-def _e(value) -> str:
-    """Escape any value for SVG text or attributes."""
-    return escape(str(value), quote=True)
-
-
-def _text(x, y, value, size=13, weight="normal", fill="#222", anchor="start") -> str:
-    """An escaped <text> element."""
-    return (f'<text x="{x}" y="{y}" font-size="{size}" font-weight="{weight}" fill="{_e(fill)}" '
-            f'text-anchor="{anchor}" font-family="sans-serif">{_e(value)}</text>')
+LETTER = {"yellow": "Y", "grey": "G", "red": "R", "blue": "B", "brown": "Br"}
+INK = "#1a1a1a"
+MUTED = "#4d4d4d"
+PANEL = "#f7f7f7"
+CHIP_W, CHIP_H = 52, 26
 
 
 def _counts(d) -> dict:
     """A colour -> int map from a view field, tolerating missing or odd values."""
     if not isinstance(d, dict):
         return {}
-    return {c: n for c, n in d.items() if isinstance(n, int) and n > 0}
+    return {c: n for c, n in d.items() if isinstance(n, int) and not isinstance(n, bool) and n > 0}
 
 
-def _chips(x, y, counts: dict, label: str) -> tuple[str, int]:
-    """A label and one coloured chip per colour with its count; returns (svg, next x)."""
-    parts = [_text(x, y + 14, label, 12, "bold")]
-    x += 8 + 7 * len(label)
-    ordered = [c for c in COLORS if c in counts] + [c for c in counts if c not in COLORS]
+def _chip(x, y, color, count) -> str:
+    """One card-colour chip: the colour, its letter and the count, ink chosen for contrast."""
+    fill = FILL.get(color, "#cccccc")
+    return (f'<rect x="{x}" y="{y}" width="{CHIP_W}" height="{CHIP_H}" rx="5" fill="{fill}" stroke="#333"/>'
+            + text(x + CHIP_W / 2, y + 18, f"{LETTER.get(color, '?')} {count}", 14, ink(fill), "middle", "bold"))
+
+
+def _chips(x, y, counts: dict, label: str, zone: str | None = None) -> tuple[str, float]:
+    """A label and one chip per colour; chips of a zone the viewer acts on are board places."""
+    parts = [text(x, y + 18, label, 14, INK, weight="bold")]
+    x += 10 + 8.2 * len(label)
+    ordered = [c for c in COLORS if c in counts]
     if not ordered:
-        parts.append(_text(x, y + 14, "—", 12, fill="#777"))
-        return "".join(parts), x + 24
+        return "".join(parts) + text(x, y + 18, "none", 14, MUTED), x + 50
     for color in ordered:
-        parts.append(f'<rect x="{x}" y="{y}" width="30" height="20" rx="4" fill="{_e(FILL.get(color, "#ccc"))}" '
-                     f'stroke="#333"><title>{_e(color)}</title></rect>')
-        parts.append(_text(x + 15, y + 15, counts[color], 12, "bold", "#fff", "middle"))
-        x += 34
-    return "".join(parts), x + 10
+        chip = _chip(x, y, color, counts[color])
+        parts.append(place(f"{zone}:{color}", f"{label}: {counts[color]} {color}", chip) if zone else
+                     f"<g><title>{e(color)}: {counts[color]}</title>{chip}</g>")
+        x += CHIP_W + 6
+    return "".join(parts), x + 12
 
 
-def _building_name(bid) -> str:
-    """Display name of a building instance id."""
-    design = DESIGNS.get(str(bid).rsplit("_", 1)[0])
-    return design["name"] if design else str(bid)
+def _names_state(view) -> dict:
+    """The fields building_name reads, taken from the view."""
+    players = view.get("players") if isinstance(view.get("players"), dict) else {}
+    return {"great_works": view.get("great_works") or [],
+            "under_construction": {p: (t or {}).get("under_construction") or {} for p, t in players.items()
+                                   if isinstance(t, dict)}}
 
 
 def _cost(bid):
@@ -55,114 +57,154 @@ def _cost(bid):
     return DESIGNS.get(str(bid).rsplit("_", 1)[0], {}).get("cost", "?")
 
 
-def _building_tile(x, y, bid, caption, width=118) -> str:
-    """A small building card: colour bar, name and a caption (cost or progress)."""
+def _building_tile(x, y, bid, caption, names_state, width=150) -> str:
+    """A building card (a board place): colour bar with its letter, full name and a caption."""
     design = DESIGNS.get(str(bid).rsplit("_", 1)[0], {})
-    color = FILL.get(design.get("color"), "#ccc")
-    return (f'<g><rect x="{x}" y="{y}" width="{width}" height="36" rx="4" fill="#fbf7ee" stroke="#555"/>'
-            f'<rect x="{x}" y="{y}" width="8" height="36" fill="{_e(color)}"/>'
-            f'<title>{_e(design.get("text", bid))}</title>'
-            + _text(x + 13, y + 15, _building_name(bid), 11, "bold") + _text(x + 13, y + 30, caption, 11) + "</g>")
+    color = design.get("color")
+    fill = FILL.get(color, "#cccccc")
+    name = building_name(names_state, bid)
+    body = (f'<rect x="{x}" y="{y}" width="{width}" height="46" rx="5" fill="#fffdf5" stroke="#555"/>'
+            f'<rect x="{x}" y="{y}" width="22" height="46" fill="{fill}"/>'
+            + text(x + 11, y + 28, LETTER.get(color, "?"), 13, ink(fill), "middle", "bold")
+            + text(x + 27, y + 19, name, 13, INK, weight="bold") + text(x + 27, y + 38, caption, 13, MUTED))
+    return place(f"building:{bid}", f"{name}: {design.get('text', '')}", body)
 
 
-def _header(view) -> str:
-    """Title line, turn, pending step and end state."""
+def _header(view) -> tuple[str, str]:
+    """Title lines (turn, pending step, end state) and the one-line summary for the text alternative."""
     pending = view.get("pending") or {}
     who = ", ".join(str(p) for p in pending.get("players") or []) or "nobody"
-    parts = [_text(16, 26, "Uchronia", 20, "bold"),
-             _text(130, 26, f"Round {view.get('round')} of max {view.get('max_rounds')} · VP target "
-                            f"{view.get('vp_target')} · phase {view.get('phase')}", 13)]
-    step = pending.get("step", "finished")
-    line = f"Turn: {view.get('current_player') or '—'} · waiting for {who} to {str(step).replace('_', ' ')}"
+    step = str(pending.get("step", "finished")).replace("_", " ")
+    parts = [text(16, 28, "Uchronia", 22, INK, weight="bold"),
+             text(140, 28, f"Round {view.get('round')} of {view.get('max_rounds')} · {view.get('vp_target')} VP wins",
+                  15, INK)]
+    line = f"Turn: {view.get('current_player') or '—'} · waiting for {who} to {step}"
     order = pending.get("order")
     if isinstance(order, dict):
-        line += (f" · {order.get('order')} by {order.get('player')}: {order.get('used')}/{order.get('repetitions')}"
-                 f" steps")
+        line2 = f"{str(order.get('order', '')).capitalize()} by {order.get('player')}: step {order.get('used')} of " \
+                f"{order.get('repetitions')}"
         if order.get("revealed"):
-            line += f", revealed {', '.join(str(c) for c in order['revealed'])}"
+            line2 += f", revealed {', '.join(str(c) for c in order['revealed'])}"
+    else:
+        line2 = ""
     if isinstance(pending.get("bonus"), dict):
-        line += f" · {pending['bonus'].get('color')} Monopoly bonus"
-    parts.append(_text(16, 48, line, 13))
-    ended = view.get("end_triggered")
-    result = view.get("result")
+        line2 += f" · {pending['bonus'].get('color')} Monopoly bonus"
+    parts.append(text(16, 52, line, 15, INK))
+    parts.append(text(16, 74, line2, 15, INK))
+    result, ended = view.get("result"), view.get("end_triggered")
     if isinstance(result, dict):
-        parts.append(_text(16, 68, f"Finished ({result.get('reason')}): winner(s) "
-                                   f"{', '.join(str(w) for w in result.get('winners') or [])}", 13, "bold", "#a01010"))
+        end = f"Finished ({str(result.get('reason')).replace('_', ' ')}): winner(s) " \
+              f"{', '.join(str(w) for w in result.get('winners') or [])}"
+        parts.append(text(16, 96, end, 15, "#8a0f0f", weight="bold"))
+        line = end
     elif isinstance(ended, dict):
-        parts.append(_text(16, 68, f"Last round: end triggered by {ended.get('player')} ({ended.get('reason')})",
-                           13, "bold", "#a01010"))
-    return "".join(parts)
+        parts.append(text(16, 96, f"Last round: end triggered by {ended.get('player')}", 15, "#8a0f0f", weight="bold"))
+    return "".join(parts), line
 
 
-def _shared(view, y) -> tuple[str, int]:
+def _legend(y) -> tuple[str, float]:
+    """What each card colour is: letter, resource and order."""
+    parts = [text(16, y + 18, "Colours", 14, INK, weight="bold")]
+    x = 90
+    for color in COLORS:
+        info = COLOR_INFO[color]
+        fill = FILL[color]
+        parts.append(f'<rect x="{x}" y="{y}" width="30" height="26" rx="5" fill="{fill}" stroke="#333"/>'
+                     + text(x + 15, y + 18, LETTER[color], 14, ink(fill), "middle", "bold")
+                     + text(x + 36, y + 12, f"{color}: {info['resource']}", 12, INK)
+                     + text(x + 36, y + 26, info["order_name"], 12, INK))
+        x += 141
+    return "".join(parts), y + 40
+
+
+def _shared(view, y, names_state) -> tuple[str, float]:
     """Forum, discard, piles, Monopolies and Great Works; returns (svg, next y)."""
-    parts = [f'<rect x="8" y="{y}" width="{WIDTH - 16}" height="120" rx="8" fill="#eef3f8" stroke="#99a"/>']
-    svg, x = _chips(20, y + 10, _counts(view.get("forum")), "Forum")
+    parts = [f'<rect x="8" y="{y}" width="{WIDTH - 16}" height="232" rx="8" fill="#eef3f8" stroke="#8899aa"/>']
+    svg, x = _chips(20, y + 10, _counts(view.get("forum")), "Forum", "forum")
     parts.append(svg)
-    svg, x = _chips(x + 10, y + 10, _counts(view.get("discard")), "Discard")
+    svg, x = _chips(max(x, 420), y + 10, _counts(view.get("discard")), "Discard")
     parts.append(svg)
-    parts.append(_text(x + 10, y + 24, f"Draw pile {view.get('draw_pile_size')} · Building deck "
-                                       f"{view.get('building_deck_size')}", 12))
-    parts.append(_text(20, y + 54, "Monopolies", 12, "bold"))
+    parts.append(text(20, y + 62, f"Draw pile {view.get('draw_pile_size')} cards · building deck "
+                                  f"{view.get('building_deck_size')}", 14, INK))
+    parts.append(text(20, y + 92, "Monopolies", 14, INK, weight="bold"))
     monopolies = view.get("monopolies") if isinstance(view.get("monopolies"), dict) else {}
-    mx = 100
+    mx = 110
     for color in COLORS:
         holder = monopolies.get(color)
-        parts.append(f'<rect x="{mx}" y="{y + 40}" width="150" height="20" rx="4" fill="{FILL[color]}" '
-                     f'stroke="#333"/>')
-        parts.append(_text(mx + 6, y + 55, f"{COLOR_INFO[color]['order_name']}: {holder or 'supply'}", 11,
-                           "bold", "#fff"))
-        mx += 156
-    parts.append(_text(20, y + 92, "Great Works", 12, "bold"))
-    gx = 100
-    for bid in view.get("great_works") or []:
-        parts.append(_building_tile(gx, y + 72, bid, f"cost/VP {_cost(bid)}"))
-        gx += 124
-    return "".join(parts), y + 130
+        fill = FILL[color]
+        parts.append(f'<rect x="{mx}" y="{y + 74}" width="132" height="26" rx="5" fill="{fill}" stroke="#333"/>'
+                     + text(mx + 6, y + 92, f"{LETTER[color]} {holder or 'supply'}"[:17], 13, ink(fill), weight="bold"))
+        mx += 136
+    parts.append(text(20, y + 130, "Great Works (cost = VP)", 14, INK, weight="bold"))
+    gx = 20
+    for i, bid in enumerate(view.get("great_works") or []):
+        parts.append(_building_tile(gx + (i % 5) * 154, y + 142 + (i // 5) * 52, bid, f"cost {_cost(bid)}",
+                                    names_state))
+    return "".join(parts), y + 244
 
 
-def _player(view, name, tableau, y, viewer) -> str:
-    """One player's tableau panel."""
-    if not isinstance(tableau, dict):
-        tableau = {}
-    current = name == view.get("current_player")
-    pending = view.get("pending") or {}
-    waiting = name in (pending.get("players") or [])
-    parts = [f'<rect x="8" y="{y}" width="{WIDTH - 16}" height="{PANEL_H - 8}" rx="8" '
-             f'fill="{"#fff7e0" if waiting else "#fafafa"}" stroke="{"#d08a00" if current else "#aaa"}" '
-             f'stroke-width="{3 if current else 1}"/>']
-    title = f"{name}{' (you)' if name == viewer else ''} · {tableau.get('vp', 0)} VP · operation limit " \
-            f"{tableau.get('operation_limit', '?')}"
+def _player(view, pid, tableau, y, viewer, seat, names_state) -> tuple[str, float]:
+    """One player's tableau panel; the viewer's hand and stock chips and all buildings are places."""
+    tableau = tableau if isinstance(tableau, dict) else {}
+    current = pid == view.get("current_player")
+    waiting = pid in ((view.get("pending") or {}).get("players") or [])
+    sites = tableau.get("under_construction") if isinstance(tableau.get("under_construction"), dict) else {}
+    tiles = [(bid, f"{placed} of {_cost(bid)} placed") for bid, placed in sites.items()]
+    tiles += [(bid, f"done · {_cost(bid)} VP") for bid in tableau.get("completed") or []]
+    rows = max(1, (len(tiles) + 4) // 5)
+    height = 132 + 52 * rows
+    parts = [f'<rect x="8" y="{y}" width="{WIDTH - 16}" height="{height - 8}" rx="8" '
+             f'fill="{"#fff4d6" if waiting else PANEL}" stroke="{"#a05a00" if current else "#999"}" '
+             f'stroke-width="{4 if current else 1}"/>']
+    marks = [m for m, on in (("to act", waiting), ("you", pid == viewer)) if on]
+    title = f"{pid}{' (you)' if pid == viewer else ''} · {tableau.get('vp', 0)} VP · operation limit " \
+            f"{tableau.get('operation_limit', '?')}" + (" · ▶ to act" if "to act" in marks else "")
     if tableau.get("monopolies"):
         title += " · Monopolies: " + ", ".join(str(c) for c in tableau["monopolies"])
-    parts.append(_text(20, y + 22, title, 14, "bold"))
+    parts.append(text(20, y + 24, title, 16, INK, weight="bold"))
+    mine = pid == viewer
     if tableau.get("hand") is not None:
-        svg, x = _chips(20, y + 32, _counts(tableau.get("hand")), "Hand")
+        svg, x = _chips(20, y + 36, _counts(tableau.get("hand")), "Hand", "hand" if mine else None)
     else:
-        svg = _text(20, y + 46, f"Hand: {tableau.get('hand_size', 0)} card(s)", 12, "bold")
-        x = 160
+        svg, x = text(20, y + 54, f"Hand: {tableau.get('hand_size', 0)} card(s)", 14, INK, weight="bold"), 200
     parts.append(svg)
-    svg, x = _chips(x + 10, y + 32, _counts(tableau.get("stock")), "Stock")
+    svg, _x = _chips(max(x, 400), y + 36, _counts(tableau.get("stock")), "Stock", "stock" if mine else None)
     parts.append(svg)
-    svg, x = _chips(x + 10, y + 32, _counts(tableau.get("operations")), "Operations")
+    svg, x = _chips(20, y + 70, _counts(tableau.get("operations")), "Operations")
     parts.append(svg)
     residence = tableau.get("residence") if isinstance(tableau.get("residence"), dict) else {}
     res_counts: dict = {}
     for c in residence.get("colors") or []:
         res_counts[c] = res_counts.get(c, 0) + 1
-    svg, x = _chips(20, y + 62, res_counts, "Residence")
-    parts.append(svg)
-    if residence.get("order"):
-        parts.append(_text(x, y + 76, f"order: {residence['order']}", 12, "bold"))
-    sites = tableau.get("under_construction") if isinstance(tableau.get("under_construction"), dict) else {}
-    tiles = [(bid, f"building {placed}/{_cost(bid)}") for bid, placed in sites.items()]
-    tiles += [(bid, f"completed · {_cost(bid)} VP") for bid in tableau.get("completed") or []]
-    step = min(124, (WIDTH - 40) // max(len(tiles), 1))
+    svg, x = _chips(max(x, 400), y + 70, res_counts, "Residence")
+    order = f" ({residence['order']})" if residence.get("order") else ""
+    parts.append(place(f"residence:{seat}", f"{pid}'s Residence{order}",
+                       f'<rect x="396" y="{y + 66}" width="{max(x - 396, 120)}" height="34" rx="6" fill="none" '
+                       f'stroke="none"/>' + svg + (text(x, y + 88, residence["order"], 14, INK, weight="bold")
+                                                   if residence.get("order") else "")))
     for i, (bid, caption) in enumerate(tiles):
-        parts.append(_building_tile(20 + i * step, y + 94, bid, caption, step - 6))
+        parts.append(_building_tile(20 + (i % 5) * 154, y + 112 + (i // 5) * 52, bid, caption, names_state))
     if not tiles:
-        parts.append(_text(20, y + 116, "No buildings yet", 12, fill="#777"))
-    return "".join(parts)
+        parts.append(text(20, y + 138, "No buildings yet", 14, MUTED))
+    return "".join(parts), y + height
+
+
+def place_of(view: dict, command: dict):
+    """(place key, None) of the chip, building or Residence a command acts on; None when it has no place."""
+    t, p = command["type"], command.get("payload") or {}
+    if t in ("discard_to_forum", "stock_from_hand", "give_card"):
+        return f"hand:{p['color']}", None
+    if t == "issue_order":
+        return f"hand:{p['colors'][0]}", None
+    if t == "take_from_forum":
+        return f"forum:{p['color']}", None
+    if t == "trade":
+        return f"stock:{p['color']}", None
+    if t in ("start_building", "supply_building", "raid"):
+        return f"building:{p['building_id']}", None
+    if t == "plot" and p.get("copy_from") is not None:
+        return f"residence:{list(view.get('turn_order') or []).index(p['copy_from'])}", None
+    return None
 
 
 def render_board(view: dict, viewer) -> str:
@@ -171,13 +213,19 @@ def render_board(view: dict, viewer) -> str:
     players = view.get("players") if isinstance(view.get("players"), dict) else {}
     order = [p for p in view.get("turn_order") or [] if p in players] + \
         [p for p in players if p not in (view.get("turn_order") or [])]
-    body = [_header(view)]
-    svg, y = _shared(view, 80)
+    names_state = _names_state(view)
+    head, status = _header(view)
+    body = [head]
+    svg, y = _legend(108)
     body.append(svg)
-    for name in order:
-        body.append(_player(view, name, players[name], y, viewer))
-        y += PANEL_H
+    svg, y = _shared(view, y + 4, names_state)
+    body.append(svg)
+    for seat, pid in enumerate(order):
+        svg, y = _player(view, pid, players[pid], y, viewer, seat, names_state)
+        body.append(svg)
+    scores = ", ".join(f"{p} {(players[p] or {}).get('vp', 0) if isinstance(players[p], dict) else 0} VP"
+                       for p in order)
+    summary = f"Uchronia, round {view.get('round')}. {status}. Scores: {scores or 'none'}."
     height = y + 10
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
-            f'viewBox="0 0 {WIDTH} {height}" role="img" aria-label="Uchronia board">'
-            f'<rect width="{WIDTH}" height="{height}" fill="#ffffff"/>{"".join(body)}</svg>')
+    return svg_root(WIDTH, height, "Uchronia board", summary, False,
+                    f'<rect width="{WIDTH}" height="{height}" fill="#ffffff"/>{"".join(body)}')

@@ -45,8 +45,8 @@ def test_board_draws_map_ships_and_panels():
     svg = render_board(GAME.view(st, "p1"), "p1")
     root = ET.fromstring(svg)
     titles = [t.text for t in root.iter("{http://www.w3.org/2000/svg}title")]
-    assert "p1" in titles and "p2" in titles and sum(1 for t in titles if "(" in t) == 78
-    assert "Colony World: Humans" in svg and "p1 to act" in svg and "good:graw" in svg
+    assert "p1's ship" in titles and "p2's ship" in titles and sum(1 for t in titles if "(" in t) == 78
+    assert "Colony World: Humans" in svg and "p1 to act" in svg and "Glorious Junk" in svg
 
 
 def test_board_survives_odd_views():

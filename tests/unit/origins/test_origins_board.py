@@ -38,7 +38,7 @@ def test_board_is_well_formed_for_every_viewer_through_a_playout():
             root = _parse(render_board(GAME.view(state, viewer), viewer))
             assert len(list(root.iter(f"{NS}rect"))) > 100
     text = _texts(_parse(render_board(GAME.view(final, ALL), ALL)))
-    assert "finished" in text and "workshop" in text and "War track" in text
+    assert "finished" in text and "Workshop" in text and "War track" in text
 
 
 def test_board_draws_the_city_the_rows_and_whose_turn():
@@ -46,7 +46,7 @@ def test_board_draws_the_city_the_rows_and_whose_turn():
     state, _, _, _ = start(GAME, ["ann", "bob"])
     root = _parse(render_board(GAME.view(state, "ann"), "ann"))
     text = _texts(root)
-    assert "palac" in text and "agora" in text and "Citizen row" in text and "Orator row" in text
+    assert "Palace" in text and "Agora" in text and "Citizen row" in text and "Orator row" in text
     assert f"{state['current']} to act" in text
     assert "Temples" in text and "Market" in text and "District cards" in text
 

@@ -1,18 +1,13 @@
 """The Uchronia SVG board: well-formed for every viewer at several points of a playout, and escaped."""
 from __future__ import annotations
 
-import importlib.util
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 from domain.engine import ALL
 from domain.games.uchronia import GAME
+from service.boards import uchronia as board
 from tests.gamekit import random_playout, start
 
-_PATH = Path(__file__).resolve().parents[3] / "service" / "boards" / "uchronia.py"
-_SPEC = importlib.util.spec_from_file_location("uchronia_board", _PATH)
-board = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(board)
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -1,0 +1,83 @@
+"""Small SVG drawing helpers the boards share: escaped text, readable ink on a fill, places, the root element."""
+from __future__ import annotations
+
+import re
+from html import escape
+
+READABLE_PX = 12  # the smallest text a board shows, in CSS px, at any page width (the SVG pans instead)
+SEAT_LETTERS = "ABCDEF"
+
+
+def e(value) -> str:
+    """Escape any value for SVG text or attributes."""
+    return escape(str(value), quote=True)
+
+
+def luminance(colour: str) -> float:
+    """WCAG relative luminance of a #rrggbb colour."""
+    c = colour.lstrip("#")
+    rgb = [int(c[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+    lin = [v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4 for v in rgb]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG contrast ratio of two #rrggbb colours (1 to 21)."""
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def ink(fill: str) -> str:
+    """Black or white text, whichever reads better on `fill`."""
+    return "#000000" if contrast("#000000", fill) >= contrast("#ffffff", fill) else "#ffffff"
+
+
+def text(x, y, value, size=14, fill="#000000", anchor="start", weight="normal", extra="") -> str:
+    """An escaped <text> element."""
+    return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}" fill="{fill}" '
+            f'font-weight="{weight}"{extra}>{e(value)}</text>') if isinstance(x, (int, float)) else ""
+
+
+def place(key: str, name: str, body: str) -> str:
+    """A board place a command may act on: a group with `data-place`, its name as a tooltip."""
+    return f'<g data-place="{e(key)}"><title>{e(name)}</title>{body}</g>'
+
+
+def seat_letter(index: int) -> str:
+    """The letter that marks a seat's pieces next to its colour (colour is never the only cue)."""
+    return SEAT_LETTERS[index % len(SEAT_LETTERS)]
+
+
+def svg_root(width: float, height: float, label: str, summary: str, dark: bool, body: str) -> str:
+    """The root <svg>: a named group (its places may be buttons) with a text alternative of the essentials."""
+    theme = "board-dark" if dark else "board-light"
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="board-svg {theme}" width="{width:.0f}" '
+            f'height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}" role="group" '
+            f'aria-label="{e(label)}" aria-describedby="board-summary" font-family="sans-serif">'
+            f'<desc id="board-summary">{e(summary)}</desc>{body}</svg>')
+
+
+_VIEWBOX = re.compile(r'viewBox="0 0 ([\d.]+) ([\d.]+)"')
+_FONT = re.compile(r'font-size="([\d.]+)"')
+
+
+def font_sizes(svg: str) -> list[float]:
+    """Every font size an SVG sets, in its user units."""
+    return [float(f) for f in _FONT.findall(svg)]
+
+
+def readable_width(svg: str) -> float | None:
+    """The CSS width at which the SVG's smallest text is READABLE_PX (the board never shows it narrower)."""
+    box = _VIEWBOX.search(svg)
+    sizes = font_sizes(svg)
+    if not box or not sizes:
+        return None
+    return float(box.group(1)) * READABLE_PX / min(sizes)
+
+
+def with_readable_width(svg: str) -> str:
+    """Set `--board-min` on the root <svg> so the page's CSS keeps it at least readable_width wide."""
+    width = readable_width(svg)
+    if width is None or not svg.startswith("<svg "):
+        return svg
+    return f'<svg style="--board-min: {width:.0f}px" ' + svg[len("<svg "):]

@@ -1,0 +1,110 @@
+// The board's own controls: zoom buttons, keyboard activation of board places, and a place that several
+// actions share opening the choice among the matching buttons (match.js sends any [data-command] click).
+(function () {
+  "use strict";
+  var board = document.getElementById("board");
+  if (!board) { return; }
+  var LEVELS = [1, 1.5, 2, 3];
+  var KEY = "turnstream.boardZoom";
+
+  // -- zoom ----------------------------------------------------------------------------------------
+  var tools = document.createElement("div");
+  tools.className = "board-tools";
+  tools.setAttribute("role", "group");
+  tools.setAttribute("aria-label", "Board zoom");
+  tools.innerHTML = '<button type="button" class="small" data-zoom-step="-1" aria-label="Zoom out">−</button>' +
+    '<span class="zoom-level" aria-live="polite"></span>' +
+    '<button type="button" class="small" data-zoom-step="1" aria-label="Zoom in">+</button>' +
+    '<button type="button" class="small" data-zoom-fit>Whole board</button>' +
+    '<span class="muted small">Drag or scroll to pan.</span>';
+  board.parentNode.insertBefore(tools, board);
+  var levelEl = tools.querySelector(".zoom-level");
+
+  function setZoom(level) {
+    if (level === "fit") {
+      board.dataset.zoom = "fit";
+      levelEl.textContent = "whole";
+    } else {
+      level = Math.min(Math.max(level, LEVELS[0]), LEVELS[LEVELS.length - 1]);
+      delete board.dataset.zoom;
+      board.style.setProperty("--board-zoom", String(level));
+      levelEl.textContent = Math.round(level * 100) + "%";
+    }
+    try { window.localStorage.setItem(KEY, String(level)); } catch (e) { /* private mode */ }
+  }
+
+  function currentZoom() {
+    if (board.dataset.zoom === "fit") { return "fit"; }
+    return parseFloat(board.style.getPropertyValue("--board-zoom")) || 1;
+  }
+
+  tools.addEventListener("click", function (ev) {
+    var step = ev.target.closest("[data-zoom-step]");
+    if (step) {
+      var now = currentZoom();
+      var i = now === "fit" ? -1 : LEVELS.indexOf(now);
+      var next = i + parseInt(step.dataset.zoomStep, 10);
+      setZoom(LEVELS[Math.min(Math.max(next, 0), LEVELS.length - 1)]);
+    } else if (ev.target.closest("[data-zoom-fit]")) {
+      setZoom("fit");
+    }
+  });
+  var saved = null;
+  try { saved = window.localStorage.getItem(KEY); } catch (e) { saved = null; }
+  setZoom(saved === "fit" ? "fit" : (parseFloat(saved) || 1));
+
+  // -- a place several actions share: show just those buttons ---------------------------------------
+  function actionsBox() { return document.getElementById("section-actions"); }
+
+  function showAll() {
+    var box = actionsBox();
+    if (!box) { return; }
+    box.querySelectorAll("button.action").forEach(function (b) { b.hidden = false; });
+    box.querySelectorAll("details.action-group").forEach(function (d) { d.hidden = false; });
+    var bar = box.querySelector("[data-action-filter]");
+    if (bar) { bar.hidden = true; }
+    board.querySelectorAll(".place-chosen").forEach(function (p) { p.classList.remove("place-chosen"); });
+  }
+
+  function choose(place) {
+    var box = actionsBox();
+    if (!box) { return; }
+    showAll();
+    var key = place.dataset.choice;
+    var first = null;
+    box.querySelectorAll("details.action-group").forEach(function (group) {
+      var any = false;
+      group.querySelectorAll("button.action").forEach(function (b) {
+        var match = b.dataset.place === key;
+        b.hidden = !match;
+        if (match) { any = true; if (!first) { first = b; } }
+      });
+      group.hidden = !any;
+      if (any) { group.open = true; }
+    });
+    place.classList.add("place-chosen");
+    var bar = box.querySelector("[data-action-filter]");
+    if (bar) {
+      var title = place.querySelector("title");
+      bar.querySelector("[data-filter-label]").textContent =
+        "Choices for " + (title ? title.textContent : "this place") + ":";
+      bar.hidden = false;
+    }
+    if (first) { first.scrollIntoView({block: "nearest"}); first.focus({preventScroll: true}); }
+  }
+
+  document.addEventListener("click", function (ev) {
+    var place = ev.target.closest && ev.target.closest("#board [data-choice]");
+    if (place) { choose(place); return; }
+    if (ev.target.closest && ev.target.closest("[data-show-all-actions]")) { showAll(); }
+  });
+
+  // -- keyboard: Enter or Space on a focused board place acts like a click --------------------------------
+  document.addEventListener("keydown", function (ev) {
+    if (ev.key !== "Enter" && ev.key !== " ") { return; }
+    var place = ev.target.closest && ev.target.closest("#board [role=button]");
+    if (!place || place !== ev.target) { return; }
+    ev.preventDefault();
+    place.dispatchEvent(new MouseEvent("click", {bubbles: true, cancelable: true}));
+  });
+}());
