@@ -8,6 +8,7 @@ from domain.engine.timestamps import epoch
 from .summary import inbox_changes, last_actions, match_row, waiting
 
 STATUSES = ("open", "active", "finished")
+CHANGES_MAXLEN = 10000  # the change feed only wakes live streams; they resume from the event logs
 
 
 class ProjectionWriter:
@@ -59,3 +60,12 @@ class ProjectionWriter:
         for player in removes:
             pipe.zrem(self.keys.inbox(player), row["id"])
         pipe.execute()
+        self._announce(row, set(adds) | set(removes))
+
+    def _announce(self, row: dict, inbox_changed: set) -> None:
+        """Tell the live streams (after the writes above) that this row, and these players' inboxes, changed."""
+        p = self.keys.partition(row["id"])
+        self.r.xadd(self.keys.changes(p), {"m": row["id"], "v": row["version"], "status": row["status"],
+                                          "players": ",".join(row["players"]),
+                                          "inbox": ",".join(sorted(inbox_changed))},
+                    maxlen=CHANGES_MAXLEN, approximate=True)

@@ -2,12 +2,9 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import logging
 import os
-import signal
 import sys
-import threading
 from pathlib import Path
 
 
@@ -17,18 +14,11 @@ def _settings():
 
 
 def cmd_web(args) -> int:
-    """Serve the web app (threaded werkzeug server; production uses gunicorn, see the Procfile)."""
-    from werkzeug.serving import make_server
-
-    from . import create_app
-    app = create_app()
-    server = make_server(args.host, args.port, app, threaded=True)
-    logging.getLogger("turnstream").info("web listening on http://%s:%d", args.host, args.port)
-    print(f"turnstream web: http://{args.host}:{args.port}", flush=True)
-    # shutdown() waits for serve_forever(), which runs in this very thread: call it from another one
-    signal.signal(signal.SIGTERM, lambda *_: threading.Thread(target=server.shutdown, daemon=True).start())
-    with contextlib.suppress(KeyboardInterrupt):
-        server.serve_forever()
+    """Serve the web app as production does: gunicorn with gevent workers (service/gunicorn_conf.py)."""
+    from .web_server import web_command
+    cmd = web_command(args.host, args.port, args.workers)
+    print(f"turnstream web: http://{args.host}:{args.port} (gunicorn, gevent workers)", flush=True)
+    os.execv(cmd[0], cmd)  # gunicorn takes over this process: signals reach its arbiter directly
     return 0
 
 
@@ -47,7 +37,8 @@ def up_children(args, env: dict) -> list:
 
     from .supervisor import python_child
     return [
-        python_child("web", ["web", "--host", args.host, "--port", str(args.port)], env),
+        python_child("web", ["web", "--host", args.host, "--port", str(args.port)]
+                     + (["--workers", str(args.workers)] if args.workers else []), env),
         python_child("worker", ["worker"], env),
         python_child("deliveries worker", ["worker", "--queues", ",".join(DELIVERIES)], env),
     ]
@@ -116,17 +107,21 @@ def build_parser() -> argparse.ArgumentParser:
 
     up = sub.add_parser("up", help="run everything on this machine (embedded Redis unless REDIS_URL is set)",
                         description="Run Redis (embedded, with its data in --data, unless REDIS_URL is set), "
-                                    "the web server, the worker and the webhook deliveries worker. A process "
+                                    "the web server (gunicorn with gevent workers, as in production), the "
+                                    "worker and the webhook deliveries worker. A process "
                                     "that crashes is restarted with backoff, and the console says so. "
                                     "Ctrl-C stops everything.")
     up.add_argument("--port", type=int, default=8000, help="web port (default 8000)")
     up.add_argument("--host", default="127.0.0.1", help="web host (default 127.0.0.1)")
     up.add_argument("--data", default="./var", help="embedded Redis data directory (default ./var)")
+    up.add_argument("--workers", type=int, default=None, help="web processes (default: WEB_CONCURRENCY or 2)")
     up.set_defaults(func=cmd_up)
 
-    web = sub.add_parser("web", help="run the web server")
+    web = sub.add_parser("web", help="run the web server alone: gunicorn with gevent workers, configured by "
+                                     "service/gunicorn_conf.py exactly as the Procfile and `up` run it")
     web.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     web.add_argument("--host", default="127.0.0.1", help="host (default 127.0.0.1)")
+    web.add_argument("--workers", type=int, default=None, help="web processes (default: WEB_CONCURRENCY or 2)")
     web.set_defaults(func=cmd_web)
 
     worker = sub.add_parser("worker", help="run an RQ worker (projections and deadlines; webhooks with --queues)",

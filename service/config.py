@@ -27,6 +27,11 @@ class Settings:
     stream_lifetime_seconds: float = 300.0
     auth_cache_seconds: float = 10.0
     trigger_interval_ms: float = 10.0
+    streams_per_process: int = 5000
+    streams_per_user: int = 32
+    streams_per_address: int = 64
+    stream_retry_after_seconds: int = 5
+    stream_redis_connections: int = 16
 
     @property
     def queue_url(self) -> str:
@@ -57,4 +62,9 @@ def from_env(env=None) -> Settings:
         stream_lifetime_seconds=float(get("TURNSTREAM_STREAM_SECONDS") or 300.0),
         auth_cache_seconds=float(get("TURNSTREAM_AUTH_CACHE_SECONDS") or 10.0),
         trigger_interval_ms=float(get("TURNSTREAM_TRIGGER_INTERVAL_MS") or 10.0),
+        streams_per_process=int(get("TURNSTREAM_STREAMS_PER_PROCESS") or 5000),
+        streams_per_user=int(get("TURNSTREAM_STREAMS_PER_USER") or 32),
+        streams_per_address=int(get("TURNSTREAM_STREAMS_PER_ADDRESS") or 64),
+        stream_retry_after_seconds=int(get("TURNSTREAM_STREAM_RETRY_AFTER") or 5),
+        stream_redis_connections=int(get("TURNSTREAM_STREAM_REDIS_CONNECTIONS") or 16),
     )

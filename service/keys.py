@@ -50,6 +50,10 @@ class Keys:
         return [self.stream(match_id), self.meta(match_id), self.cmds(match_id), self.log(p),
                 self.secret(match_id)]
 
+    def changes(self, p: int) -> str:
+        """Partition p's read-model change feed (match rows and inboxes rewritten), for live streams."""
+        return f"ts:{tag(p)}:rm:changes"
+
     def checkpoint(self, p: int) -> str:
         """Partition p's projection checkpoint (last log id applied)."""
         return f"ts:{tag(p)}:rm:ckpt"

@@ -89,11 +89,11 @@ class MatchService:
     """Application service for matches: create, join, submit commands, read state."""
 
     def __init__(self, store, games: dict, notify=lambda partition: None, cache_size: int = 2000,
-                 clock=utc_now, snapshots=None):
+                 clock=utc_now, snapshots=None, cache: MatchCache | None = None):
         self.store = store
         self.games = games
         self.notify = notify
-        self.cache = MatchCache(cache_size)
+        self.cache = cache if cache is not None else MatchCache(cache_size)  # shareable with the live reader
         self.clock = clock
         self.snapshots = snapshots
 

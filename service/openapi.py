@@ -104,17 +104,25 @@ def _query(schema) -> list:
             for n, f in schema().fields.items()]
 
 
-def _stream_op(mid: dict) -> dict:
-    """GET /api/matches/{id}/stream: Server-Sent Events, the only endpoint taking ?token=."""
-    op = _op("live events (Server-Sent Events, id = version; Last-Event-ID resumes)", errors=(400, 401, 404),
-             params=[mid, {"name": "token", "in": "query", "required": False, "schema": {"type": "string"}},
-                     {"name": "last_event_id", "in": "query", "required": False,
-                      "schema": {"type": "integer", "minimum": 0}},
-                     {"name": "Last-Event-ID", "in": "header", "required": False,
-                      "schema": {"type": "integer", "minimum": 0}}])
+SSE_HEADER = {"name": "Last-Event-ID", "in": "header", "required": False, "schema": {"type": "string"}}
+WATCH = {"name": "watch", "in": "query", "required": False, "schema": {"type": "string"},
+         "description": "comma-separated match ids to follow besides your own (at most 50)"}
+
+
+def _sse_op(summary: str, params: list, errors: tuple) -> dict:
+    """A Server-Sent Events endpoint (503 + Retry-After when a cap on open streams is reached)."""
+    op = _op(summary, errors=errors + (503,), params=params)
     op["responses"]["200"] = {"description": "an event stream",
                               "content": {"text/event-stream": {"schema": {"type": "string"}}}}
+    op["responses"]["503"]["headers"] = {"Retry-After": {"schema": {"type": "integer"}}}
     return op
+
+
+def _stream_op(mid: dict) -> dict:
+    """GET /api/matches/{id}/stream: Server-Sent Events of one match (Bearer optional; never a token in a URL)."""
+    return _sse_op("live events (Server-Sent Events, id = version; Last-Event-ID resumes)",
+                   [mid, {"name": "last_event_id", "in": "query", "required": False,
+                          "schema": {"type": "integer", "minimum": 0}}, SSE_HEADER], (400, 401, 404))
 
 
 def build_document(games: dict) -> dict:
@@ -154,6 +162,11 @@ def build_document(games: dict) -> dict:
         "/api/matches/{match_id}/events": {"get": _op("events after a version", params=[mid] + _query(schemas.EventsQuery),
                                                       errors=(400, 401, 404))},
         "/api/matches/{match_id}/stream": {"get": _stream_op(mid)},
+        "/api/users/me/stream": {"get": {**_sse_op("live events of all your matches (each names its match) and "
+                                                   "your inbox changes: one stream for a whole browser",
+                                                   [WATCH, SSE_HEADER], (400, 401)), "security": [{"bearer": []}]}},
+        "/api/stream": {"get": _sse_op("live events of the watched matches (and, signed in, of all yours)",
+                                       [WATCH, SSE_HEADER], (400, 401))},
         "/api/matches/{match_id}/replay": {"get": _op("the view at a version", params=[mid] + _query(schemas.ReplayQuery),
                                                       errors=(400, 401, 404))},
         "/api/matches/{match_id}/audit": {"get": _op("verify the hash chain and randomness", params=[mid], errors=(404,))},

@@ -10,7 +10,8 @@ from projections.snapshots import SnapshotStore
 
 from .auth_cache import AuthCache
 from .config import Settings, from_env
-from .connections import make_queue_redis, make_redis
+from .connections import make_queue_redis, make_redis, make_stream_redis
+from .live_hub import BLOCK_MS, LiveHub, StreamCaps
 from .matches import MatchService
 from .openapi import build_document
 from .ratelimit import RateLimiter
@@ -33,6 +34,7 @@ class Wiring:
     rate_limiter: RateLimiter
     trigger: Any
     openapi: dict
+    live: LiveHub
 
 
 def build(settings: Settings | None = None, redis_client=None, queue_redis=None, games=None,
@@ -50,4 +52,15 @@ def build(settings: Settings | None = None, redis_client=None, queue_redis=None,
     matches = MatchService(store, games, notify=trigger.notify, cache_size=settings.cache_size, snapshots=snapshots)
     return Wiring(settings=settings, redis=r, store=store, users=Users(r, AuthCache(r, settings.auth_cache_seconds)), games=games, matches=matches,
                   read_models=ReadModels(r, store.keys), rate_limiter=RateLimiter(settings.rate_limit_per_minute),
-                  trigger=trigger, openapi=build_document(games))
+                  trigger=trigger, openapi=build_document(games),
+                  live=build_live(settings, redis_client, games, matches))
+
+
+def build_live(settings: Settings, redis_client, games: dict, matches: MatchService) -> LiveHub:
+    """The live-update hub on its own connections (the given client in tests), sharing the match cache."""
+    lr = redis_client if redis_client is not None else make_stream_redis(settings, BLOCK_MS / 1000)
+    store = EventStore(lr, settings.partitions)
+    snapshots = SnapshotStore(lr, store.keys, settings.snapshot_every, games, store.read_range)
+    live_matches = MatchService(store, games, cache=matches.cache, snapshots=snapshots)
+    caps = StreamCaps(settings.streams_per_process, settings.streams_per_user, settings.streams_per_address)
+    return LiveHub(lr, store.keys, live_matches, ReadModels(lr, store.keys), caps, cluster=settings.redis_cluster)

@@ -60,6 +60,7 @@ def wiring(settings, redis_client, games):
     context.use(w)
     yield w
     context.use(None)
+    w.live.stop()
 
 
 @pytest.fixture

@@ -1,38 +1,100 @@
-"""GET /api/matches/<id>/stream: Server-Sent Events of new events, redacted per viewer, resumable."""
+"""Live updates by Server-Sent Events: one match's stream (`id:` = version), and one stream for a whole
+browser or API client (every match of the caller, watched matches, inbox changes), fed by the LiveHub."""
 from __future__ import annotations
 
-import json
+import re
 import time
 
 from flask import Blueprint, Response, request
-from redis.exceptions import RedisError
 
 from ..errors import ApiError
 from ..http import bearer_token, wiring
+from ..live_hub import StreamsFull, Subscriber, now_ms
 from ..pages import page_user
 
 bp = Blueprint("stream", __name__)
 
-BLOCK_MS = 5000  # below the Redis client's socket timeout; each empty wait sends a keep-alive comment
-BATCH = 100
+KEEPALIVE_SECONDS = 15.0  # an idle stream gets a comment this often (and a dead client is noticed)
+RESUME_SLACK_MS = 5000  # a resuming stream re-reads the logs this far before its cursor (clock skew)
+RESUME_WINDOW_MS = 600_000  # a cursor older than this asks the client to reload instead
+MAX_WATCH = 50
+RECENT_CAP = 100  # matches a cursor may list
+MATCH_ID = re.compile(r"^[A-Za-z0-9_\-]{1,64}$")
+CURSOR = re.compile(r"^(\d{1,15})((?:\.[A-Za-z0-9_\-]{1,64}:\d{1,12})*)$")
+HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
 
-def stream_viewer(match) -> str | None:
-    """The viewer of the stream: `token` query parameter (only here), Bearer, page cookie; else spectator."""
-    users = wiring().users
-    token = request.args.get("token") or bearer_token()
+# -- who is asking ---------------------------------------------------------------------------------
+def refuse_token_in_url() -> None:
+    """A token in a URL would reach access logs and browser history: refuse it outright."""
+    if "token" in request.args:
+        raise ApiError(400, "token_in_url", "tokens never travel in URLs; send Authorization: Bearer <token> "
+                                            "(pages use their session cookie)")
+
+
+def stream_user() -> str | None:
+    """The caller's id: Bearer for API clients, the session cookie for pages; None for a spectator."""
+    token = bearer_token()
     if token:
-        user = users.authenticate(token)
-    else:
-        user = page_user()
-    return match.viewer_for(user["id"] if user else None)
+        return wiring().users.authenticate(token)["id"]
+    user = page_user()
+    return user["id"] if user else None
 
 
-def resume_after(current: int) -> int:
-    """The version to resume after: Last-Event-ID header, else ?last_event_id=, else the current version."""
+def subscribe(user: str | None, matches=(), everything_of_user: bool = False) -> Subscriber:
+    """Register a new stream with the hub, or 503 + Retry-After when a cap on open streams is reached."""
+    w = wiring()
+    sub = Subscriber(user, request.remote_addr or "-", matches, everything_of_user)
+    try:
+        return w.live.subscribe(sub)
+    except StreamsFull as exc:
+        scope = {"process": "this server", "user": "this user", "address": "this address"}[exc.which]
+        raise ApiError(503, "too_many_streams", f"{scope} holds as many live streams as allowed; retry later",
+                       retry_after=w.settings.stream_retry_after_seconds) from None
+
+
+def open_stream(sub: Subscriber, first, writer) -> Response:
+    """The SSE response: `first()` gives the catch-up messages; the stream is released when it closes."""
+    w = wiring()
+    try:
+        backlog = first()
+    except BaseException:
+        w.live.unsubscribe(sub)
+        raise
+    response = Response(pump(sub, backlog, writer, w.live, w.settings.stream_lifetime_seconds),
+                        mimetype="text/event-stream", headers=HEADERS)
+    response.call_on_close(lambda: w.live.unsubscribe(sub))
+    return response
+
+
+def pump(sub: Subscriber, backlog: list, writer, hub, lifetime: float):
+    """Yield the greeting, the catch-up, then each queued message (keep-alives when idle) until the
+    stream's lifetime ends or the server stops; never a message twice."""
+    ends = time.monotonic() + lifetime
+    yield "retry: 1500\n" + writer.greeting()
+    chunk = "".join(filter(None, (writer.message(item) for item in backlog)))
+    if chunk:
+        yield chunk
+    while not sub.closed:
+        remaining = ends - time.monotonic()
+        if remaining <= 0:
+            return
+        watermark = hub.watermark_ms  # read before waiting: all it covers is queued by now
+        items = sub.take(min(KEEPALIVE_SECONDS, remaining))
+        if items:
+            chunk = "".join(filter(None, (writer.message(item) for item in items)))
+            if chunk:
+                yield chunk
+        elif not sub.closed:
+            yield writer.keepalive(watermark)
+
+
+# -- one match -------------------------------------------------------------------------------------
+def resume_after() -> int | None:
+    """The version to resume after: Last-Event-ID header, else ?last_event_id=; None = from now."""
     raw = request.headers.get("Last-Event-ID") or request.args.get("last_event_id")
     if raw is None or raw == "":
-        return current
+        return None
     try:
         after = int(raw)
     except ValueError:
@@ -44,46 +106,147 @@ def resume_after(current: int) -> int:
     return after
 
 
-def sse_message(env: dict) -> str:
-    """One SSE message: `id: <version>` and the redacted envelope as JSON data."""
-    return f"id: {env['version']}\ndata: {json.dumps(env, separators=(',', ':'), ensure_ascii=False)}\n\n"
+class MatchWriter:
+    """Formats one match's stream: `id: <version>`, the redacted envelope as data."""
 
+    def __init__(self, match_id: str):
+        self.match_id = match_id
+        self.sent = -1
 
-def event_stream(w, match_id: str, viewer: str | None, after: int, lifetime: float):
-    """Yield SSE messages for events after `after` until `lifetime` seconds have passed."""
-    key = w.store.keys.stream(match_id)
-    ends = time.monotonic() + lifetime
-    last = after
-    yield f"retry: 1500\n: streaming {match_id} after version {after}\n\n"
-    while True:
-        remaining_ms = int((ends - time.monotonic()) * 1000)
-        if remaining_ms <= 0:
-            return
-        try:
-            reply = w.redis.xread({key: f"0-{last}"}, count=BATCH, block=max(1, min(BLOCK_MS, remaining_ms)))
-            if not reply:
-                yield ": keep-alive\n\n"
-                continue
-            match = w.matches.load(match_id)
-        except (RedisError, ApiError):
-            yield ": the event store is unavailable; reconnect shortly\n\n"
-            return
-        for _entry_id, fields in reply[0][1]:
-            env = json.loads(fields["e"])
-            if env["version"] <= last:
-                continue
-            last = env["version"]
-            yield sse_message(match.redact(env, viewer))
+    def greeting(self) -> str:
+        """The opening comment."""
+        return f": streaming {self.match_id}\n\n"
+
+    def message(self, item: tuple) -> str | None:
+        """An event message, or None for one already sent."""
+        if item[0] != "event" or item[2] <= self.sent:
+            return None
+        self.sent = item[2]
+        return f"id: {item[2]}\ndata: {item[3]}\n\n"
+
+    def keepalive(self, watermark: int) -> str:
+        """An idle comment."""
+        return ": keep-alive\n\n"
 
 
 @bp.get("/api/matches/<match_id>/stream")
 def stream(match_id):
-    """Server-Sent Events: one message per new event with `id: <version>`; Last-Event-ID resumes."""
-    w = wiring()
-    match = w.matches.load(match_id)
-    viewer = stream_viewer(match)
-    after = resume_after(match.version)
-    lifetime = w.settings.stream_lifetime_seconds
-    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-    return Response(event_stream(w, match_id, viewer, after, lifetime), mimetype="text/event-stream",
-                    headers=headers)
+    """Server-Sent Events of one match: one message per new event with `id: <version>`; Last-Event-ID resumes."""
+    refuse_token_in_url()
+    after = resume_after()
+    sub = subscribe(stream_user(), [match_id])
+    writer = MatchWriter(match_id)
+
+    def first():
+        version, items = wiring().live.match_backlog(sub, match_id, after)
+        writer.sent = version if after is None else after
+        return items
+
+    return open_stream(sub, first, writer)
+
+
+# -- a whole browser or API client -------------------------------------------------------------------
+def watched() -> list:
+    """The match ids of ?watch= (comma-separated, at most MAX_WATCH)."""
+    ids = [m for m in (request.args.get("watch") or "").split(",") if m]
+    if len(ids) > MAX_WATCH or not all(MATCH_ID.match(m) for m in ids):
+        raise ApiError(400, "invalid_query", f"watch lists at most {MAX_WATCH} match ids, comma-separated",
+                       fields={"watch": ["invalid match ids"]})
+    return list(dict.fromkeys(ids))
+
+
+def parse_cursor(raw: str | None) -> tuple[int, dict] | None:
+    """(time ms, {match: version}) of a user stream's Last-Event-ID, None when absent; 400 when malformed."""
+    if not raw:
+        return None
+    found = CURSOR.match(raw)
+    if not found:
+        raise ApiError(400, "invalid_query", "Last-Event-ID is not a cursor this stream sent",
+                       fields={"last_event_id": ["malformed"]})
+    recent = {}
+    for part in found.group(2).split(".")[1:]:
+        m, v = part.split(":")
+        recent[m] = int(v)
+    return int(found.group(1)), recent
+
+
+class UserWriter:
+    """Formats a browser's stream: typed messages (`match`, `inbox`, `summary`, `reset`), each with a cursor
+    id (a time plus the versions last sent of recently active matches) that Last-Event-ID resumes from."""
+
+    def __init__(self, at_ms: int, recent: dict | None = None):
+        self.at = at_ms
+        self.recent = {m: (v, at_ms) for m, v in (recent or {}).items()}  # match -> (version, entry ms)
+
+    def cursor(self) -> str:
+        """The resumable position: every event before `at - slack` was sent; the listed versions too."""
+        keep = sorted(((ms, m, v) for m, (v, ms) in self.recent.items() if ms >= self.at - RESUME_SLACK_MS),
+                      reverse=True)[:RECENT_CAP]
+        self.recent = {m: (v, ms) for ms, m, v in keep}
+        return str(self.at) + "".join(f".{m}:{v}" for _ms, m, v in keep)
+
+    def greeting(self) -> str:
+        """The opening comment."""
+        return ": streaming your matches\n\n"
+
+    def message(self, item: tuple) -> str | None:
+        """One typed message, or None for an event already sent."""
+        kind = item[0]
+        if kind == "event":
+            _, m, version, data, at = item
+            if version <= self.recent.get(m, (-1, 0))[0]:
+                return None
+            self.at = max(self.at, at)
+            self.recent[m] = (version, at)
+            return f'event: match\nid: {self.cursor()}\ndata: {{"match":"{m}","event":{data}}}\n\n'
+        if kind == "reset":
+            return f"event: reset\nid: {self.cursor()}\ndata: {{}}\n\n"
+        return f"event: {kind}\nid: {self.cursor()}\ndata: {item[1]}\n\n"
+
+    def keepalive(self, watermark: int) -> str:
+        """An idle message that moves the cursor on (id only: no event is dispatched)."""
+        self.at = max(self.at, watermark)
+        return f"id: {self.cursor()}\n: keep-alive\n\n"
+
+
+def browser_stream(user: str | None):
+    """The stream of every match of `user` (when signed in), the watched matches, and the inbox."""
+    refuse_token_in_url()
+    matches = watched()
+    resume = parse_cursor(request.headers.get("Last-Event-ID"))
+    sub = subscribe(user, matches, everything_of_user=user is not None)
+    hub = wiring().live
+    start = now_ms()
+    writer = UserWriter(resume[0] if resume else start, resume[1] if resume else None)
+
+    def first():
+        items = [("inbox", hub.inbox_message(user))] if user else []
+        if resume is None:
+            return items
+        replay = None
+        if start - resume[0] <= RESUME_WINDOW_MS:
+            replay = hub.replay_since(sub, resume[0] - RESUME_SLACK_MS)
+        if replay is None:
+            writer.at, writer.recent = start, {}
+            return [("reset",)] + items
+        return replay + items
+
+    return open_stream(sub, first, writer)
+
+
+@bp.get("/api/users/me/stream")
+def user_stream():
+    """Server-Sent Events of all the caller's matches (each message names its match), the matches of
+    ?watch=, and the caller's inbox: one connection serves a whole browser. Bearer or session cookie."""
+    refuse_token_in_url()
+    user = stream_user()
+    if user is None:
+        raise ApiError(401, "unauthorized", "send Authorization: Bearer <token> (pages: sign in)")
+    return browser_stream(user)
+
+
+@bp.get("/api/stream")
+def any_stream():
+    """Like /api/users/me/stream, for signed-in and anonymous browsers alike (anonymous: ?watch= only)."""
+    return browser_stream(stream_user())
+

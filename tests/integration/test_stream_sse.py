@@ -1,5 +1,5 @@
 """GET /api/matches/<id>/stream on a real Redis: ids are versions, Last-Event-ID resumes, per-viewer
-redaction, keep-alives, a bounded lifetime, and `?token=` accepted on this endpoint only."""
+redaction, keep-alives, a bounded lifetime, and no token ever taken from a URL."""
 from __future__ import annotations
 
 import dataclasses
@@ -12,22 +12,35 @@ import pytest
 LIFETIME = 0.7
 
 
-@pytest.fixture
-def sse(settings, redis_client, games):
-    """A test client whose streams end after LIFETIME seconds, plus a dice-race match of ann and bob."""
+def race_app(settings, games, **overrides):
+    """(wiring, client, users, auth headers, match id): ann, bob and eve, and a dice race of ann and bob,
+    on an app built with the settings `overrides`; stop it with `stop_app(wiring)`."""
     from service import create_app
     from service.wiring import build
     from workers import context
-    w = build(dataclasses.replace(settings, stream_lifetime_seconds=LIFETIME), games=games,
-              start_trigger=False)
+    w = build(dataclasses.replace(settings, **overrides), games=games, start_trigger=False)
     context.use(w)
     client = create_app(wiring=w).test_client()
     users = {name: client.post("/api/users", json={"name": name}).get_json() for name in ("ann", "bob", "eve")}
     headers = {n: {"Authorization": f"Bearer {u['token']}"} for n, u in users.items()}
     mid = client.post("/api/matches", json={"game": "dice-race", "players": [users["ann"]["id"], users["bob"]["id"]]},
                       headers=headers["ann"]).get_json()["id"]
-    yield client, users, headers, mid
+    return w, client, users, headers, mid
+
+
+def stop_app(w) -> None:
+    """Forget the app's wiring and end its live streams."""
+    from workers import context
     context.use(None)
+    w.live.stop()
+
+
+@pytest.fixture
+def sse(settings, redis_client, games):
+    """A test client whose streams end after LIFETIME seconds, plus a dice-race match of ann and bob."""
+    w, client, users, headers, mid = race_app(settings, games, stream_lifetime_seconds=LIFETIME)
+    yield client, users, headers, mid
+    stop_app(w)
 
 
 def messages(raw: str) -> list:
@@ -69,7 +82,7 @@ def test_ids_are_versions_and_last_event_id_resumes(sse):
 
 def test_a_new_event_arrives_live_and_idle_streams_get_keep_alives(sse):
     client, users, headers, mid = sse
-    resp = client.get(f"/api/matches/{mid}/stream?token={users['bob']['token']}", buffered=False)
+    resp = client.get(f"/api/matches/{mid}/stream", headers=headers["bob"], buffered=False)
     timer = threading.Timer(0.2, lambda: client.post(f"/api/matches/{mid}/commands", json={"type": "draw"},
                                                      headers=headers["ann"]))
     timer.start()
@@ -87,23 +100,26 @@ def test_each_viewer_gets_their_own_redaction(sse):
     assert client.post(f"/api/matches/{mid}/commands", json={"type": "draw"}, headers=headers["ann"]).status_code == 201
     version = client.get(f"/api/matches/{mid}").get_json()["version"]
     seen = {}
-    for who, query in (("ann", f"token={users['ann']['token']}"), ("bob", f"token={users['bob']['token']}"),
-                       ("eve", f"token={users['eve']['token']}"), ("spectator", "")):
-        resp = client.get(f"/api/matches/{mid}/stream?last_event_id={version - 1}&{query}", buffered=False)
+    for who in ("ann", "bob", "eve", "spectator"):
+        resp = client.get(f"/api/matches/{mid}/stream?last_event_id={version - 1}", headers=headers.get(who, {}),
+                          buffered=False)
         (msg,) = [m for m in messages(read_all(resp)) if "id" in m]
         seen[who] = msg["data"]["data"]["card"]
     assert isinstance(seen["ann"], int)
     assert seen["bob"] is None and seen["eve"] is None and seen["spectator"] is None
 
 
-def test_token_query_parameter_works_only_on_the_stream(sse):
+def test_a_token_in_the_url_is_refused_and_bearer_is_checked(sse):
     client, users, headers, mid = sse
     token = users["ann"]["token"]
-    assert client.get(f"/api/users/me?token={token}").status_code == 401
-    assert client.get(f"/api/matches/{mid}/legal?token={token}").status_code == 401
-    assert client.get(f"/api/matches/{mid}/state?token={token}").get_json()["view"]["hands"][users["ann"]["id"]] == 0
-    bad = client.get(f"/api/matches/{mid}/stream?token=not-a-token")
+    for path in (f"/api/matches/{mid}/stream?token={token}", f"/api/users/me/stream?token={token}",
+                 f"/api/stream?token={token}"):
+        resp = client.get(path)
+        assert resp.status_code == 400 and resp.get_json()["error"]["code"] == "token_in_url"
+        assert token not in resp.get_data(as_text=True)
+    bad = client.get(f"/api/matches/{mid}/stream", headers={"Authorization": "Bearer not-a-token"})
     assert bad.status_code == 401 and bad.get_json()["error"]["code"] == "unauthorized"
+    assert client.get("/api/users/me/stream").status_code == 401
 
 
 def test_bad_requests_are_clear_json_errors(sse):

@@ -1,0 +1,41 @@
+"""The production web server's settings (gunicorn, gevent workers): used by the Procfile, `turnstream up` and `web`.
+
+Loaded by gunicorn as a file (`-c service/gunicorn_conf.py`), so the master process imports nothing of the
+service: each worker patches the standard library with gevent first, then builds the app.
+"""
+import os
+
+bind = os.environ.get("TURNSTREAM_BIND") or f"0.0.0.0:{os.environ.get('PORT', '8000')}"
+worker_class = "gevent"  # one greenlet per connection: an open live-update stream costs no OS thread
+workers = int(os.environ.get("WEB_CONCURRENCY") or 2)  # one per core: commands are CPU-bound in each process
+worker_connections = int(os.environ.get("TURNSTREAM_WORKER_CONNECTIONS") or 6000)  # open sockets per worker
+timeout = 30  # a worker that stops answering the arbiter's heartbeat for this long is restarted
+graceful_timeout = 5  # on stop, commands in flight finish; live streams are cut and browsers resume them
+keepalive = 5  # seconds an idle keep-alive connection waits for its next request
+backlog = 2048
+accesslog = os.environ.get("TURNSTREAM_ACCESS_LOG") or None  # "-" for stdout; off by default
+# the path without its query string: whatever a client puts in a URL never reaches a log line
+access_log_format = '%(h)s "%(m)s %(U)s %(H)s" %(s)s %(b)s %(M)sms'
+errorlog = "-"
+loglevel = os.environ.get("TURNSTREAM_LOG_LEVEL") or "info"
+control_socket_disable = True  # one shared default path would clash between servers on one machine
+
+
+def post_fork(server, worker):
+    """Name the worker in the log; it builds its own app, connections and live reader after the fork."""
+    server.log.info("web worker %s: gevent, up to %d connections", worker.pid, worker_connections)
+
+
+def post_worker_init(worker):
+    """Once the worker is told to stop, end its live-update streams so that browsers resume elsewhere at once
+    (instead of holding the graceful shutdown for `graceful_timeout`)."""
+    import gevent
+
+    def end_streams_on_stop():
+        while worker.alive:
+            gevent.sleep(0.5)
+        wiring = worker.wsgi.extensions.get("turnstream")
+        if wiring is not None:
+            wiring.live.stop()
+
+    gevent.spawn(end_streams_on_stop)

@@ -1,0 +1,329 @@
+"""One reader per process follows the partition logs and wakes the live-update streams of the touched matches."""
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections import deque
+
+from redis.exceptions import RedisError
+
+log = logging.getLogger("turnstream.live")
+
+BLOCK_MS = 5000  # the reader's XREAD BLOCK; below the stream connections' socket timeout
+BATCH = 500  # log entries per partition per read
+CLUSTER_POLL_SECONDS = 0.05  # a cluster cannot XREAD keys of several slots at once: poll each node's keys
+RESUME_SCAN_LIMIT = 2000  # log entries per partition a resuming user stream may replay before it is told to reset
+
+
+def now_ms() -> int:
+    """Wall-clock milliseconds (the unit of Redis stream ids)."""
+    return int(time.time() * 1000)
+
+
+def entry_ms(entry_id: str) -> int:
+    """The millisecond part of a Redis stream entry id."""
+    return int(entry_id.split("-", 1)[0])
+
+
+def compact(value) -> str:
+    """Compact JSON for a stream message."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+class StreamsFull(Exception):
+    """A cap on open streams is reached: `which` is "process", "user" or "address"."""
+
+    def __init__(self, which: str):
+        super().__init__(which)
+        self.which = which
+
+
+class Subscriber:
+    """One open stream: who watches which matches, and the messages waiting to be written to it."""
+
+    __slots__ = ("user", "address", "matches", "everything_of_user", "queue", "wake", "closed")
+
+    def __init__(self, user: str | None, address: str, matches=(), everything_of_user: bool = False):
+        self.user = user
+        self.address = address
+        self.matches = frozenset(matches)  # matches watched explicitly
+        self.everything_of_user = everything_of_user  # also every match `user` plays, and their inbox
+        self.queue: deque = deque()
+        self.wake = threading.Event()
+        self.closed = False
+
+    def push(self, item: tuple) -> None:
+        """Queue a message and wake the stream."""
+        self.queue.append(item)
+        self.wake.set()
+
+    def take(self, timeout: float) -> list:
+        """The queued messages, waiting up to `timeout` seconds for one."""
+        if not self.queue and not self.closed:
+            self.wake.wait(timeout)
+        self.wake.clear()
+        items = list(self.queue)
+        self.queue.clear()
+        return items
+
+    def close(self) -> None:
+        """End the stream (the server stops, or the process is told to)."""
+        self.closed = True
+        self.wake.set()
+
+
+class StreamCaps:
+    """Counts open streams: per process, per signed-in user, per client address of anonymous ones."""
+
+    def __init__(self, per_process: int, per_user: int, per_address: int):
+        self.per_process, self.per_user, self.per_address = per_process, per_user, per_address
+        self.total = 0
+        self.users: dict = {}
+        self.addresses: dict = {}
+
+    def admit(self, sub: Subscriber) -> None:
+        """Count a new stream in, or raise StreamsFull (the caller holds the hub's lock)."""
+        if self.total >= self.per_process:
+            raise StreamsFull("process")
+        counts, key, cap = ((self.users, sub.user, self.per_user) if sub.user
+                            else (self.addresses, sub.address, self.per_address))
+        if counts.get(key, 0) >= cap:
+            raise StreamsFull("user" if sub.user else "address")
+        counts[key] = counts.get(key, 0) + 1
+        self.total += 1
+
+    def release(self, sub: Subscriber) -> None:
+        """Count a stream out."""
+        counts, key = (self.users, sub.user) if sub.user else (self.addresses, sub.address)
+        left = counts.get(key, 1) - 1
+        if left > 0:
+            counts[key] = left
+        else:
+            counts.pop(key, None)
+        self.total -= 1
+
+
+class LiveHub:
+    """The process's single follower of the partition logs (and read-model change feeds): it folds each
+    touched match once, redacts its new events once per viewer, and queues them on the watching streams."""
+
+    def __init__(self, redis_client, keys, matches, read_models, caps: StreamCaps, cluster: bool = False):
+        self.r = redis_client  # the streams' own connections, apart from commands and reads
+        self.keys = keys
+        self.matches = matches  # a MatchService on those connections, sharing the command path's cache
+        self.read_models = read_models
+        self.caps = caps
+        self.cluster = cluster
+        self._lock = threading.Lock()
+        self._by_match: dict = {}  # match id -> subscribers watching it explicitly
+        self._by_user: dict = {}  # user id -> subscribers following all of that user's matches
+        self._positions: dict = {}  # log key -> last entry id read
+        self._thread = None
+        self._stopping = False
+        self.watermark_ms = 0  # every log entry appended before this time has been queued on its streams
+        self.healthy = True
+
+    # -- streams come and go -------------------------------------------------------------------------
+    def subscribe(self, sub: Subscriber) -> Subscriber:
+        """Register an open stream (StreamsFull when a cap is reached); starts the reader on first use."""
+        with self._lock:
+            if self._stopping:
+                raise StreamsFull("process")
+            self.caps.admit(sub)
+            for m in sub.matches:
+                self._by_match.setdefault(m, set()).add(sub)
+            if sub.everything_of_user and sub.user:
+                self._by_user.setdefault(sub.user, set()).add(sub)
+        self.start()
+        return sub
+
+    def unsubscribe(self, sub: Subscriber) -> None:
+        """Forget a closed stream (idempotent)."""
+        with self._lock:
+            found = False
+            for m in sub.matches:
+                subs = self._by_match.get(m)
+                if subs is not None and sub in subs:
+                    found = True
+                    subs.discard(sub)
+                    if not subs:
+                        del self._by_match[m]
+            subs = self._by_user.get(sub.user) if sub.everything_of_user else None
+            if subs is not None and sub in subs:
+                found = True
+                subs.discard(sub)
+                if not subs:
+                    del self._by_user[sub.user]
+            if found:
+                self.caps.release(sub)
+
+    def open_streams(self) -> int:
+        """How many streams this process holds."""
+        return self.caps.total
+
+    # -- the reader ------------------------------------------------------------------------------------
+    def start(self) -> None:
+        """Start the reader thread (a greenlet under gevent) once."""
+        with self._lock:
+            if self._thread is not None or self._stopping:
+                return
+            self._thread = threading.Thread(target=self._run, name="live-reader", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop reading and end every open stream."""
+        with self._lock:
+            self._stopping = True
+            subs = {s for group in (*self._by_match.values(), *self._by_user.values()) for s in group}
+        for sub in subs:
+            sub.close()
+
+    def _log_keys(self) -> list:
+        return ([self.keys.log(p) for p in range(self.keys.partitions)]
+                + [self.keys.changes(p) for p in range(self.keys.partitions)])
+
+    def _start_positions(self) -> None:
+        """Each followed key's last entry id now (so nothing appended from here on is missed)."""
+        keys = self._log_keys()
+        pipe = self.r.pipeline(transaction=False)
+        for key in keys:
+            pipe.xrevrange(key, "+", "-", count=1)
+        for key, last in zip(keys, pipe.execute()):
+            self._positions[key] = last[0][0] if last else "0-0"
+
+    def _read(self) -> list:
+        """New entries of the followed keys: one XREAD BLOCK on a plain Redis, a polled pipeline on a cluster."""
+        if not self.cluster:
+            return self.r.xread(dict(self._positions), count=BATCH, block=BLOCK_MS) or []
+        pipe = self.r.pipeline()
+        keys = list(self._positions)
+        for key in keys:
+            pipe.xread({key: self._positions[key]}, count=BATCH)
+        found = [reply[0] for reply in pipe.execute() if reply]
+        if not found:
+            time.sleep(CLUSTER_POLL_SECONDS)
+        return found
+
+    def _run(self) -> None:
+        backoff = 0.1
+        while not self._stopping:
+            try:
+                if not self._positions:
+                    self._start_positions()
+                started = now_ms()
+                for key, entries in self._read():
+                    for entry_id, fields in entries:
+                        self._positions[key] = entry_id
+                        self._dispatch(key, entry_id, fields)
+                self.watermark_ms = started
+                if not self.healthy:
+                    log.warning("live reader: the event store answers again; streams resume")
+                self.healthy, backoff = True, 0.1
+            except RedisError as exc:
+                if self.healthy:
+                    log.warning("live reader: the event store is unreachable (%s); retrying", exc)
+                self.healthy = False
+                time.sleep(backoff)
+                backoff = min(backoff * 2, 2.0)
+            except Exception:  # never let one bad entry stop every stream of the process
+                log.exception("live reader: an entry could not be delivered")
+                time.sleep(0.1)
+
+    def _dispatch(self, key: str, entry_id: str, fields: dict) -> None:
+        match_id = fields.get("m")
+        if not match_id:
+            return
+        if key.endswith(":rm:changes"):
+            self._deliver_changes(match_id, fields)
+            return
+        version, count = int(fields["v"]), int(fields.get("n", 1))
+        with self._lock:
+            explicit = list(self._by_match.get(match_id, ()))
+            anyone_by_user = bool(self._by_user)
+        if not explicit and not anyone_by_user:
+            return
+        for sub, item in self.events_for(match_id, version - count, entry_ms(entry_id), explicit):
+            sub.push(item)
+
+    def _user_subscribers(self, users) -> list:
+        with self._lock:
+            return [s for u in users for s in self._by_user.get(u, ())]
+
+    def events_for(self, match_id: str, after: int, at_ms: int, explicit=(), only=None) -> list:
+        """[(subscriber, ("event", match, version, redacted JSON, at_ms))] for the events after version
+        `after` of a match: to `explicit` subscribers and to the user streams of its players (or to `only`)."""
+        return self.matches.read(match_id, lambda match: self._collect(match, after, at_ms, explicit, only))
+
+    def match_backlog(self, sub: Subscriber, match_id: str, after: int | None) -> tuple[int, list]:
+        """(the match's version, the messages of its events after `after`; none when `after` is None)."""
+        def collect(match):
+            start = match.version if after is None else after
+            return match.version, [item for _s, item in self._collect(match, start, now_ms(), (), [sub])]
+        return self.matches.read(match_id, collect)
+
+    def _collect(self, match, after: int, at_ms: int, explicit, only) -> list:
+        if only is not None:
+            subs = [s for s in only if match.id in s.matches or (s.user and s.user in match.players)]
+        else:
+            subs = list(dict.fromkeys(list(explicit) + self._user_subscribers(match.players)))
+        if not subs:
+            return []
+        envs = self._envelopes_after(match, after)
+        by_viewer: dict = {}
+        for sub in subs:
+            by_viewer.setdefault(match.viewer_for(sub.user), []).append(sub)
+        out = []
+        for viewer, group in by_viewer.items():
+            for env in envs:
+                item = ("event", match.id, env["version"], compact(match.redact(env, viewer)), at_ms)
+                out.extend((sub, item) for sub in group)
+        return out
+
+    def _envelopes_after(self, match, after: int) -> list:
+        if after >= match.version:
+            return []
+        if after >= match.base:
+            return match.envelopes[after - match.base:]
+        return self.matches.store.read_range(match.id, after + 1, match.version)
+
+    def _deliver_changes(self, match_id: str, fields: dict) -> None:
+        """A match's read-model row was rewritten: a summary to its players' user streams, and a fresh inbox
+        to those whose inbox changed."""
+        players = [p for p in fields.get("players", "").split(",") if p]
+        changed = {p for p in fields.get("inbox", "").split(",") if p}
+        summary = compact({"match": match_id, "version": int(fields.get("v", 0)), "status": fields.get("status")})
+        for sub in self._user_subscribers(players):
+            sub.push(("summary", summary))
+        for user in changed:
+            subs = self._user_subscribers([user])
+            if subs:
+                inbox = self.inbox_message(user)
+                for sub in subs:
+                    sub.push(("inbox", inbox))
+
+    def inbox_message(self, user_id: str) -> str:
+        """The user's current inbox as a stream message body."""
+        return compact({"matches": self.read_models.inbox(user_id)})
+
+    # -- catching up -------------------------------------------------------------------------------
+    def replay_since(self, sub: Subscriber, since_ms: int) -> list | None:
+        """The messages of the events appended since `since_ms` to the subscriber's matches, in log order;
+        None when there are too many (the client should reload instead)."""
+        keys = [self.keys.log(p) for p in range(self.keys.partitions)]
+        pipe = self.r.pipeline(transaction=False)
+        for key in keys:
+            pipe.xrange(key, f"{max(since_ms, 0)}-0", "+", count=RESUME_SCAN_LIMIT)
+        entries = []
+        for found in pipe.execute():
+            if len(found) >= RESUME_SCAN_LIMIT:
+                return None
+            entries.extend(found)
+        entries.sort(key=lambda e: tuple(int(x) for x in e[0].split("-")))
+        out = []
+        for entry_id, fields in entries:
+            version, count = int(fields["v"]), int(fields.get("n", 1))
+            out.extend(item for _sub, item in
+                       self.events_for(fields["m"], version - count, entry_ms(entry_id), only=[sub]))
+        return out

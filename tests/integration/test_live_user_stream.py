@@ -1,0 +1,147 @@
+"""GET /api/users/me/stream and /api/stream on a real Redis: every match of the caller (each message names
+its match), watched matches, inbox changes after the projection, resume by cursor with no event missed or
+repeated, and the caps on open streams (503 + Retry-After for new streams only)."""
+from __future__ import annotations
+
+import json
+import threading
+
+import pytest
+
+from workers.jobs import project_partition
+from tests.integration.test_stream_sse import race_app, read_all, stop_app
+
+LIFETIME = 0.8
+
+
+@pytest.fixture
+def live(settings, redis_client, games):
+    """A client whose streams end after LIFETIME seconds and small caps; users ann, bob, eve; a dice race."""
+    app = race_app(settings, games, stream_lifetime_seconds=LIFETIME, streams_per_user=3, streams_per_address=2,
+                   stream_retry_after_seconds=7)
+    yield app
+    stop_app(app[0])
+
+
+def messages(raw: str) -> list:
+    """The typed SSE messages of a body: [{"event", "id", "data"}] (comment-only blocks left out)."""
+    out = []
+    for block in raw.split("\n\n"):
+        msg = {}
+        for line in block.split("\n"):
+            name, _, value = line.partition(": ")
+            if name in ("event", "id"):
+                msg[name] = value
+            elif name == "data":
+                msg["data"] = json.loads(value)
+        if msg:
+            out.append(msg)
+    return out
+
+
+def during(stream_response, action, delay=0.25):
+    """Consume a stream to its end while `action` runs after `delay` seconds; the parsed messages."""
+    timer = threading.Timer(delay, action)
+    timer.start()
+    body = read_all(stream_response)
+    timer.join()
+    return messages(body)
+
+
+def test_one_stream_carries_every_match_of_the_caller_redacted_and_named(live):
+    w, client, users, headers, mid = live
+
+    def moves():
+        assert client.post(f"/api/matches/{mid}/commands", json={"type": "draw"}, headers=headers["ann"]).status_code == 201
+        other = client.post("/api/matches", json={"game": "dice-race", "players": [users["bob"]["id"], users["ann"]["id"]]},
+                            headers=headers["bob"])
+        assert other.status_code == 201
+
+    resp = client.get("/api/users/me/stream", headers=headers["bob"], buffered=False)
+    assert resp.status_code == 200 and resp.mimetype == "text/event-stream"
+    got = during(resp, moves)
+    assert got[0] == {"event": "inbox", "id": got[0]["id"], "data": {"matches": []}}, "the inbox comes first"
+    events = [m["data"] for m in got if m.get("event") == "match"]
+    drawn = [e for e in events if e["match"] == mid]
+    assert [e["event"]["type"] for e in drawn] == ["card_drawn"]
+    assert drawn[0]["event"]["data"]["card"] is None, "bob may not see ann's card"
+    assert {e["match"] for e in events} - {mid}, "a match created after the stream opened is followed too"
+
+
+def test_watch_follows_other_matches_as_a_spectator_and_anonymous_browsers_may_watch(live):
+    w, client, users, headers, mid = live
+    drawers = iter(("ann", "bob"))
+
+    def draw():
+        who = headers[next(drawers)]
+        assert client.post(f"/api/matches/{mid}/commands", json={"type": "draw"}, headers=who).status_code == 201
+
+    for path, who in ((f"/api/users/me/stream?watch={mid}", headers["eve"]), (f"/api/stream?watch={mid}", {})):
+        resp = client.get(path, headers=who, buffered=False)
+        events = [m["data"] for m in during(resp, draw) if m.get("event") == "match"]
+        assert [e["event"]["type"] for e in events] == ["card_drawn"]
+        assert events[0]["event"]["data"]["card"] is None
+    bad = client.get("/api/stream?watch=" + ",".join(["m_1"] * 51))
+    assert bad.status_code == 400 and bad.get_json()["error"]["code"] == "invalid_query"
+
+
+def test_inbox_changes_arrive_after_the_projection_wrote_them(live):
+    w, client, users, headers, mid = live
+
+    def move_and_project():
+        client.post(f"/api/matches/{mid}/commands", json={"type": "draw"}, headers=headers["ann"])
+        project_partition(w.store.keys.partition(mid))  # the job a worker would run
+
+    resp = client.get("/api/users/me/stream", headers=headers["bob"], buffered=False)
+    got = during(resp, move_and_project)
+    inboxes = [m["data"]["matches"] for m in got if m.get("event") == "inbox"]
+    summaries = [m["data"] for m in got if m.get("event") == "summary"]
+    assert len(inboxes) >= 2, "the inbox at opening, then again once it changed"
+    assert [row["id"] for row in inboxes[-1]] == [mid], "now it is bob's turn"
+    assert summaries and summaries[-1]["match"] == mid
+
+
+def test_resume_by_cursor_misses_nothing_and_repeats_nothing(live):
+    w, client, users, headers, mid = live
+    ann = headers["ann"]
+
+    def notes(n):
+        def run():
+            for i in range(n):
+                note = {"type": "note", "payload": {"text": f"note {i}"}}
+                assert client.post(f"/api/matches/{mid}/commands", json=note, headers=ann).status_code == 201
+        return run
+
+    first = [m for m in during(client.get("/api/users/me/stream", headers=ann, buffered=False), notes(2))
+             if m.get("event") == "match"]
+    seen = [m["data"]["event"]["version"] for m in first]
+    cursor = first[-1]["id"]
+    notes(3)()  # while disconnected
+    again = client.get("/api/users/me/stream", headers={**ann, "Last-Event-ID": str(cursor)}, buffered=False)
+    resumed = [m for m in during(again, notes(1)) if m.get("event") == "match"]
+    versions = seen + [m["data"]["event"]["version"] for m in resumed]
+    current = client.get(f"/api/matches/{mid}").get_json()["version"]
+    assert versions == list(range(seen[0], current + 1)), "every version exactly once, in order"
+    bad = client.get("/api/users/me/stream", headers={**ann, "Last-Event-ID": "yesterday"})
+    assert bad.status_code == 400
+    stale = client.get("/api/users/me/stream", headers={**ann, "Last-Event-ID": "1000"}, buffered=False)
+    assert [m.get("event") for m in messages(read_all(stale))][:1] == ["reset"], \
+        "a cursor too old to replay asks the client to reload (event: reset)"
+
+
+def test_caps_refuse_new_streams_only_with_retry_after(live):
+    w, client, users, headers, mid = live
+    held = [client.get(f"/api/matches/{mid}/stream", buffered=False) for _ in range(2)]
+    assert all(r.status_code == 200 for r in held)
+    refused = client.get(f"/api/matches/{mid}/stream")
+    assert refused.status_code == 503 and refused.headers["Retry-After"] == "7"
+    assert refused.get_json()["error"]["code"] == "too_many_streams"
+    mine = [client.get("/api/users/me/stream", headers=headers["ann"], buffered=False) for _ in range(3)]
+    assert all(r.status_code == 200 for r in mine), "signed-in streams count per user, not per address"
+    assert client.get(f"/api/matches/{mid}/stream", headers=headers["ann"]).status_code == 503
+    assert client.get(f"/api/matches/{mid}/stream", headers=headers["bob"], buffered=False).status_code == 200
+    assert client.post(f"/api/matches/{mid}/commands", json={"type": "draw"}, headers=headers["ann"]).status_code == 201
+    assert client.get("/healthz").status_code == 200
+    for r in held:
+        r.close()
+    assert client.get(f"/api/matches/{mid}/stream", buffered=False).status_code == 200, "a closed stream frees its place"
