@@ -37,6 +37,8 @@ def create_app(settings=None, wiring=None) -> Flask:
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
+        if pages.wants_page():
+            return pages.error_page(exc.code or 500, exc.description or exc.name)
         message = exc.description or exc.name
         if exc.code == 413:
             message = f"the request body is larger than {w.settings.max_body_bytes} bytes"
@@ -46,12 +48,16 @@ def create_app(settings=None, wiring=None) -> Flask:
     @app.errorhandler(RedisError)
     def redis_error(exc: RedisError):
         log.warning("Redis unavailable: %s", exc)
+        if pages.wants_page():
+            return pages.error_page(503, "The event store is unreachable; try again in a moment.")
         return {"error": {"code": "redis_unavailable",
                           "message": "the event store is unreachable; retry shortly"}}, 503
 
     @app.errorhandler(Exception)
     def internal_error(exc: Exception):
         log.exception("unhandled error")
+        if pages.wants_page():
+            return pages.error_page(500, "The error has been logged. Try again, or go back to the lobby.")
         return {"error": {"code": "internal_error", "message": "internal error; it has been logged"}}, 500
 
     return app

@@ -72,6 +72,11 @@ class Keys:
         return f"ts:user:{user_id}"
 
     @staticmethod
+    def user_names() -> str:
+        """Every user as "<casefolded name>\\0<id>" (score 0), for prefix search by name."""
+        return "ts:idx:user-names"
+
+    @staticmethod
     def token(token_hash: str) -> str:
         """Token hash -> user id."""
         return f"ts:token:{token_hash}"

@@ -1,4 +1,4 @@
-"""What the pages show: option form fields, readable log sentences, action labels, the live sections."""
+"""What the match page shows: readable log sentences, action labels, the live sections."""
 from __future__ import annotations
 
 import json
@@ -12,55 +12,8 @@ from .actions import action_groups, actions
 from .boards import render_board
 from .history import describe
 from .matches import legal_for
-from .openapi import schema_json
 
 LOG_LIMIT = 300
-
-
-# -- the new-match form ----------------------------------------------------------------------------
-def option_fields(game) -> list:
-    """The game's options as form fields: [{name, kind, label, default, min, max, choices}]."""
-    out = []
-    for name, prop in schema_json(game.options_schema)["properties"].items():
-        nullable = "anyOf" in prop
-        spec = prop["anyOf"][0] if nullable else prop
-        kind = spec.get("type", "string")
-        if kind == "array" and "enum" in spec.get("items", {}):
-            kind, choices = "multi", spec["items"]["enum"]
-        else:
-            choices = spec.get("enum")
-            kind = "choice" if choices else kind
-        out.append({"name": name, "kind": kind, "label": name.replace("_", " ").capitalize(),
-                    "default": prop.get("default", spec.get("default")), "min": spec.get("minimum"),
-                    "max": spec.get("maximum"), "choices": choices or [], "optional": nullable})
-    return out
-
-
-def parse_options(game, form) -> dict:
-    """The options dict from the new-match form (blank fields keep the game's defaults)."""
-    options = {}
-    prefix = f"opt_{game.id}_"
-    for f in option_fields(game):
-        key = prefix + f["name"]
-        if f["kind"] == "multi":
-            picked = form.getlist(key)
-            if picked:
-                options[f["name"]] = picked
-            continue
-        if f["kind"] == "boolean":
-            options[f["name"]] = key in form
-            continue
-        raw = (form.get(key) or "").strip()
-        if not raw:
-            continue
-        if f["kind"] == "object":
-            try:
-                options[f["name"]] = json.loads(raw)
-            except ValueError:
-                options[f["name"]] = raw
-        else:
-            options[f["name"]] = raw
-    return options
 
 
 # -- readable sentences ----------------------------------------------------------------------------

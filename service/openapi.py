@@ -100,7 +100,7 @@ def _path_param(name):
 
 
 def _query(schema) -> list:
-    return [{"name": (f.data_key or n), "in": "query", "required": False, "schema": field_schema(f)}
+    return [{"name": (f.data_key or n), "in": "query", "required": bool(f.required), "schema": field_schema(f)}
             for n, f in schema().fields.items()]
 
 
@@ -137,7 +137,9 @@ def build_document(games: dict) -> dict:
             components[f"{gid}.{ctype}"] = schema_json(sch)
     paths = {
         "/healthz": {"get": _op("health of the service and its Redis", errors=(503,))},
-        "/api/users": {"post": _op("create a player", "201", "CreateUser", errors=(400, 413))},
+        "/api/users": {"post": _op("create a player", "201", "CreateUser", errors=(400, 413)),
+                       "get": _op("players whose display name starts with ?name=", params=_query(schemas.UserSearch),
+                                  errors=(400,))},
         "/api/users/me": {"get": _op("who the token belongs to", auth=True, errors=(401,))},
         "/api/users/me/token": {
             "post": _op("a new token; the old one stops working at once", auth=True, errors=(401,)),

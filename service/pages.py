@@ -1,8 +1,6 @@
 """The play-by-web pages: the lobby, the match page, and the cookie+CSRF endpoints its script calls."""
 from __future__ import annotations
 
-import re
-
 from flask import Blueprint, current_app, g, jsonify, make_response, redirect, render_template, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
@@ -10,7 +8,8 @@ from werkzeug.exceptions import HTTPException
 from .boards import has_picture, render_board
 from .errors import ApiError
 from .http import wiring
-from .match_page import live_sections, option_fields, parse_options
+from .lobby_form import field_errors, option_fields, parse_options, resolve_invites
+from .match_page import live_sections
 from .web_sessions import LOGIN_CSRF_COOKIE, SESSION_COOKIE, SESSION_TTL_SECONDS, Sessions, same_secret
 
 bp = Blueprint("pages", __name__)
@@ -22,7 +21,6 @@ SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
                                "script-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'",
 }
-USER_ID = re.compile(r"^[A-Za-z0-9_\-]{1,64}$")
 
 
 # -- the signed-in browser user ------------------------------------------------------------------
@@ -89,14 +87,42 @@ def _set_session_cookie(response, session_id: str):
     return response
 
 
+API_PREFIXES = ("/api/", "/healthz", "/metrics")
+ERROR_TITLES = {404: "This page does not exist", 500: "Something went wrong on our side",
+                503: "The service is busy or restarting"}
+
+
+def wants_page() -> bool:
+    """True when an error should be answered as an HTML page: a browser asking for a page path."""
+    if request.path.startswith(API_PREFIXES) or "/act/" in request.path:
+        return False
+    return request.accept_mimetypes.best_match(["application/json", "text/html"]) == "text/html"
+
+
 def error_page(status: int, message: str):
     """An HTML error page (pages never answer with a stack trace)."""
-    return render_template("error.html", status=status, message=message, user=page_user()), status
+    try:
+        user = page_user()
+    except Exception:  # the error page must render even when Redis is what failed
+        user = None
+    html = render_template("error.html", status=status, message=message, user=user,
+                           heading=ERROR_TITLES.get(status, "Something is not right"))
+    response = make_response(html, status)
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
+    return response
+
+
+@bp.get("/favicon.ico")
+def favicon():
+    """The site icon (browsers ask for it on every page)."""
+    return current_app.send_static_file("favicon.svg"), 200, {"Content-Type": "image/svg+xml",
+                                                               "Cache-Control": "public, max-age=86400"}
 
 
 # -- the lobby -----------------------------------------------------------------------------------
-def lobby(error: str | None = None, status: int = 200, token_shown: dict | None = None):
-    """Render the lobby for the current browser."""
+def lobby(error: str | None = None, status: int = 200, kept: dict | None = None):
+    """Render the lobby for the current browser; `kept` is a refused form's entries, shown again."""
     w = wiring()
     user = page_user()
     inbox, mine, open_matches = [], [], []
@@ -111,7 +137,7 @@ def lobby(error: str | None = None, status: int = 200, token_shown: dict | None 
               "fields": option_fields(gm), "picture": has_picture(gm.id)} for gm in w.games.values()]
     html = render_template("lobby.html", user=user, inbox=inbox, mine=mine, open_matches=open_matches,
                            names=w.users.names(ids), games=games, titles={gm.id: gm.title for gm in w.games.values()},
-                           error=error, token_shown=token_shown, login_csrf=login_csrf())
+                           error=error, kept=kept or {}, login_csrf=login_csrf())
     return html, status
 
 
@@ -123,20 +149,29 @@ def index():
 
 @bp.post("/signup")
 def signup():
-    """Create a player, sign this browser in, and show the token once."""
+    """Create a player, sign this browser in, and redirect to the page that shows the token once."""
     try:
         check_login_csrf()
     except ApiError as exc:
-        return lobby(exc.message, exc.status)
+        return lobby(exc.message, exc.status, kept=_kept_form())
     name = (request.form.get("name") or "").strip()
     if not 1 <= len(name) <= 40:
-        return lobby("a name has 1 to 40 characters", 400)
+        return lobby("a name has 1 to 40 characters", 400, kept=_kept_form())
     created = wiring().users.create(name)
-    session_id, csrf = sessions().create(created["id"])
-    g.page_user = {**wiring().users.get(created["id"]), "csrf": csrf}
-    html, _ = lobby(token_shown=created)
-    response = make_response(html, 201)
-    _set_session_cookie(response, session_id)
+    session_id, _csrf = sessions().create(created["id"])
+    sessions().stash_token(session_id, created["token"])
+    return _set_session_cookie(redirect("/welcome", 303), session_id)
+
+
+@bp.get("/welcome")
+def welcome():
+    """The new player's token, shown once (a reload shows that it was shown, and creates nothing)."""
+    user = page_user()
+    if user is None:
+        return redirect("/", 303)
+    token = sessions().take_token(request.cookies.get(SESSION_COOKIE))
+    response = make_response(render_template("welcome.html", user=user, token=token))
+    response.headers["Cache-Control"] = "no-store"
     return response
 
 
@@ -176,28 +211,24 @@ def new_match():
             raise ApiError(400, "unknown_game", "choose one of the games listed")
         options = game.options_schema.load(parse_options(game, request.form))
         deadline = _deadline_hours(request.form.get("turn_deadline_hours", ""))
-        invited = [p for p in re.split(r"[\s,]+", request.form.get("invite", "")) if p]
+        invited = resolve_invites(w.users, request.form.get("invite", ""))
         if invited:
-            bad = [p for p in invited if not USER_ID.match(p)] or w.users.missing(invited)
-            if bad:
-                raise ApiError(400, "unknown_players", "no players with ids " + ", ".join(bad))
-            players = [user["id"]] + [p for p in dict.fromkeys(invited) if p != user["id"]]
+            players = [user["id"]] + [p for p in invited if p != user["id"]]
             match = w.matches.create(user["id"], game.id, options, players=players, turn_deadline_hours=deadline)
         else:
             seats = _int_field(request.form.get("seats", ""), "seats")
             match = w.matches.create(user["id"], game.id, options, seats=seats, turn_deadline_hours=deadline)
     except ValidationError as exc:
-        return lobby("invalid options: " + field_errors(exc.messages), 400)
+        return lobby("invalid options: " + field_errors(exc.messages), 400, kept=_kept_form())
     except ApiError as exc:
-        return lobby(exc.message, exc.status)
+        return lobby(exc.message, exc.status, kept=_kept_form())
     return redirect(f"/matches/{match.id}", 303)
 
 
-def field_errors(messages) -> str:
-    """Marshmallow field errors as one readable line ("max rounds: Must be at most 60.")."""
-    if not isinstance(messages, dict):
-        return " ".join(map(str, messages)) if isinstance(messages, list) else str(messages)
-    return "; ".join(f"{key.replace('_', ' ')}: {field_errors(value)}" for key, value in messages.items())
+def _kept_form() -> dict:
+    """The refused form's entries to fill in again: {"game", "values": {field: [values]}} (no secrets)."""
+    values = {k: request.form.getlist(k) for k in request.form if k not in ("csrf", "token")}
+    return {"game": request.form.get("game"), "values": values}
 
 
 def _int_field(raw: str, name: str) -> int:

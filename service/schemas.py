@@ -10,6 +10,13 @@ class CreateUser(Schema):
     name = fields.Str(required=True, validate=validate.Length(min=1, max=40))
 
 
+class UserSearch(Schema):
+    """GET /api/users query: players whose display name starts with `name`."""
+
+    name = fields.Str(required=True, validate=validate.Length(min=1, max=40))
+    limit = fields.Int(load_default=10, validate=validate.Range(min=1, max=25))
+
+
 class Webhook(Schema):
     """PUT /api/users/me/webhook."""
 

@@ -21,6 +21,20 @@ def new_token(user_id: str) -> str:
     return f"{user_id}.{secrets.token_urlsafe(32)}"
 
 
+SEPARATOR = "\0"
+SHORT_ID = 6  # hex digits of the id shown beside a name ("Ann #1a2b3c"): names need not be unique
+
+
+def name_entry(name: str, user_id: str) -> str:
+    """The name index member of a user."""
+    return f"{name.casefold()}{SEPARATOR}{user_id}"
+
+
+def short_id(user_id: str) -> str:
+    """The few id characters that tell two players of one name apart."""
+    return user_id.removeprefix("u_")[:SHORT_ID]
+
+
 class Users:
     """User records in Redis; authentication through an optional per-process AuthCache."""
 
@@ -32,7 +46,10 @@ class Users:
         """Create a user; the answer carries the token, which is never stored or shown again."""
         user_id = "u_" + secrets.token_hex(6)
         token = new_token(user_id)
-        self.r.hset(Keys.user(user_id), mapping={"id": user_id, "name": name, "token_hash": token_hash(token)})
+        pipe = self.r.pipeline(transaction=False)
+        pipe.hset(Keys.user(user_id), mapping={"id": user_id, "name": name, "token_hash": token_hash(token)})
+        pipe.zadd(Keys.user_names(), {name_entry(name, user_id): 0})
+        pipe.execute()
         return {"id": user_id, "name": name, "token": token}
 
     def rotate(self, user_id: str) -> str:
@@ -90,6 +107,24 @@ class Users:
         if self.cache is not None:
             self.cache.remember(digest, user, generation)
         return user
+
+    def search(self, prefix: str, limit: int = 10) -> list:
+        """Users whose name starts with `prefix` (case-insensitive): [{"id", "name", "short_id"}]."""
+        key = prefix.casefold().replace(SEPARATOR, "")
+        if not key:
+            return []
+        members = self.r.zrangebylex(Keys.user_names(), f"[{key}", f"[{key}".encode() + b"\xff", start=0,
+                                    num=limit)
+        ids = [m.rsplit(SEPARATOR, 1)[1] for m in members]
+        names = self.names(ids)
+        return [{"id": uid, "name": names[uid], "short_id": short_id(uid)} for uid in ids]
+
+    def with_name(self, name: str) -> list:
+        """The ids of every user called exactly `name` (case-insensitive)."""
+        key = name.casefold()
+        members = self.r.zrangebylex(Keys.user_names(), f"[{key}{SEPARATOR}",
+                                    f"[{key}{SEPARATOR}".encode() + b"\xff")
+        return [m.rsplit(SEPARATOR, 1)[1] for m in members]
 
     def missing(self, user_ids) -> list:
         """The subset of user ids that do not exist."""

@@ -8,6 +8,7 @@ import secrets
 SESSION_COOKIE = "ts_session"
 LOGIN_CSRF_COOKIE = "ts_login_csrf"
 SESSION_TTL_SECONDS = 30 * 24 * 3600
+WELCOME_TTL_SECONDS = 15 * 60  # a new player's token waits this long for the welcome page to show it once
 
 
 def session_key(session_id: str) -> str:
@@ -43,6 +44,16 @@ class Sessions:
         if not rec.get("user"):
             return None
         return {"user": rec["user"], "csrf": rec.get("csrf", "")}
+
+    def stash_token(self, session_id: str, token: str) -> None:
+        """Keep a new player's token for the welcome page (shown once, then forgotten)."""
+        self.r.set(session_key(session_id) + ":welcome", token, ex=WELCOME_TTL_SECONDS)
+
+    def take_token(self, session_id: str | None) -> str | None:
+        """The stashed token of this session, removed as it is read (so a reload never shows it again)."""
+        if not session_id or len(session_id) > 200:
+            return None
+        return self.r.getdel(session_key(session_id) + ":welcome")
 
     def end(self, session_id: str | None) -> None:
         """Sign out: forget the session."""

@@ -1,10 +1,10 @@
-"""Identity endpoints: create a user, who am I, token rotation and sign-out, webhook, inbox."""
+"""Identity endpoints: create users, find them by name, who am I, tokens and sign-out, webhook, inbox."""
 from __future__ import annotations
 
 from flask import Blueprint
 
 from .. import schemas
-from ..http import body, current_user, wiring
+from ..http import body, current_user, query, wiring
 
 bp = Blueprint("users", __name__)
 
@@ -14,6 +14,13 @@ def create_user():
     """Create a player and return its secret token."""
     data = body(schemas.CreateUser())
     return wiring().users.create(data["name"]), 201
+
+
+@bp.get("/api/users")
+def search_users():
+    """Players whose display name starts with ?name= (names need not be unique: each comes with its id)."""
+    q = query(schemas.UserSearch())
+    return {"users": wiring().users.search(q["name"], q["limit"])}
 
 
 @bp.get("/api/users/me")

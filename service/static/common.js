@@ -1,0 +1,79 @@
+// Every page: times in the viewer's zone, copy buttons. Exposes window.turnstream for the page scripts.
+(function () {
+  "use strict";
+  var absolute = new Intl.DateTimeFormat(undefined, {dateStyle: "medium", timeStyle: "short"});
+  var clock = new Intl.DateTimeFormat(undefined, {hour: "2-digit", minute: "2-digit", second: "2-digit"});
+  var relative = window.Intl && Intl.RelativeTimeFormat ? new Intl.RelativeTimeFormat(undefined, {numeric: "auto"}) : null;
+  var UNITS = [["day", 86400], ["hour", 3600], ["minute", 60], ["second", 1]];
+
+  function sameDay(a, b) { return a.toDateString() === b.toDateString(); }
+
+  function ago(date) {
+    var seconds = Math.round((date.getTime() - Date.now()) / 1000);
+    for (var i = 0; i < UNITS.length; i++) {
+      if (Math.abs(seconds) >= UNITS[i][1] || UNITS[i][0] === "second") {
+        return relative ? relative.format(Math.round(seconds / UNITS[i][1]), UNITS[i][0]) : "";
+      }
+    }
+    return "";
+  }
+
+  // <time datetime="ISO"> shows the time in the viewer's zone: today's as a clock, older ones with the date;
+  // data-relative adds "(5 minutes ago)". The ISO stays in datetime= and the full local time in the tooltip.
+  function formatTimes(root) {
+    (root || document).querySelectorAll("time[datetime]").forEach(function (el) {
+      var date = new Date(el.getAttribute("datetime"));
+      if (isNaN(date.getTime())) { return; }
+      var text = sameDay(date, new Date()) && !el.hasAttribute("data-date") ? clock.format(date) : absolute.format(date);
+      if (el.hasAttribute("data-relative")) { text += " (" + ago(date) + ")"; }
+      el.textContent = text;
+      el.title = absolute.format(date);
+    });
+  }
+
+  function countdown(until) {
+    var left = Math.max(0, Math.round((until.getTime() - Date.now()) / 1000));
+    var d = Math.floor(left / 86400), h = Math.floor(left % 86400 / 3600), m = Math.floor(left % 3600 / 60), s = left % 60;
+    if (d) { return d + " d " + h + " h"; }
+    if (h) { return h + " h " + m + " min"; }
+    if (m) { return m + " min " + s + " s"; }
+    return s + " s";
+  }
+
+  // <span data-countdown="ISO"> counts down to that time, every second.
+  function tickCountdowns() {
+    document.querySelectorAll("[data-countdown]").forEach(function (el) {
+      var until = new Date(el.dataset.countdown);
+      if (isNaN(until.getTime())) { return; }
+      el.textContent = until.getTime() <= Date.now() ? "now" : countdown(until);
+    });
+  }
+
+  document.addEventListener("click", function (ev) {
+    var btn = ev.target.closest("[data-copy]");
+    if (!btn) { return; }
+    var source = document.querySelector(btn.dataset.copy);
+    var status = document.querySelector("[data-copy-status]");
+    var text = source ? source.textContent.trim() : "";
+    function done(ok) { if (status) { status.textContent = ok ? "Copied." : "Select the text and copy it by hand."; } }
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).then(function () { done(true); }, function () { done(false); });
+    } else {
+      var range = document.createRange();
+      range.selectNodeContents(source);
+      var sel = window.getSelection();
+      sel.removeAllRanges();
+      sel.addRange(range);
+      var ok = false;
+      try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
+      done(ok);
+    }
+  });
+
+  window.turnstream = {formatTimes: formatTimes, tickCountdowns: tickCountdowns};
+  document.addEventListener("DOMContentLoaded", function () {
+    formatTimes(document);
+    tickCountdowns();
+    setInterval(tickCountdowns, 1000);
+  });
+}());
