@@ -15,6 +15,7 @@ from domain.engine import undo
 from domain.engine.timestamps import format_time, parse_time
 
 from .errors import ApiError, not_found
+from .standings import names_sentence
 
 log = logging.getLogger("turnstream.history")
 EXPORT_FORMAT = "turnstream-export/1"
@@ -275,7 +276,7 @@ def _platform_sentence(env: dict, name, game) -> str:
         return f"{name(d.get('player'))}'s turn timed out"
     if t == pe.MATCH_FINISHED:
         winners = (d.get("result") or {}).get("winners") or []
-        return "the match finished; winner(s): " + (", ".join(name(p) for p in winners) or "none")
+        return "the match is over: " + (f"{names_sentence([name(p) for p in winners])} won" if winners else "nobody won")
     if t == pe.SEED_REVEALED:
         return f"the random seed was revealed ({str(d.get('seed'))[:16]}...): every draw can now be audited"
     return t.replace("_", " ")

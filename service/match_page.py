@@ -1,41 +1,17 @@
-"""What the match page shows: readable log sentences, action labels, the live sections."""
+"""What the match page shows: the live sections (status, players, actions, log, disputes, chat, result, board)."""
 from __future__ import annotations
-
-import json
 
 from flask import render_template
 from markupsafe import Markup
 
-from domain.engine import platform_events as pe
-
 from .actions import action_groups, actions
 from .boards import render_board
-from .history import describe
+from .deadline_view import hours_text, turn_deadlines
+from .match_log import LOG_LIMIT, chat_messages, log_entries
 from .matches import legal_for
+from .standings import standings
 
-LOG_LIMIT = 300
-
-
-# -- readable sentences ----------------------------------------------------------------------------
-def sentence(game, env: dict, name) -> str:
-    """One readable sentence for a (redacted) envelope, capitalised and closed with a full stop."""
-    text = describe(game, env, name).strip() or env["type"].replace("_", " ")
-    text = text[0].upper() + text[1:]
-    return text if text[-1] in ".!?" else text + "."
-
-
-def log_entries(match, viewer, names: dict) -> list:
-    """The newest events first: {version, text, actor, at, reverted} for the viewer."""
-    def name(pid):
-        return names.get(pid, pid) if pid else "someone"
-    effective = set(match.effective)
-    out = []
-    for env in reversed(match.envelopes[-LOG_LIMIT:]):
-        red = match.redact(env, viewer)
-        out.append({"version": env["version"], "text": sentence(match.game, red, name), "actor": env.get("actor"),
-                    "at": env.get("at"), "type": env["type"],
-                    "reverted": env["scope"] == pe.GAME and env["version"] not in effective})
-    return out
+LIVE_PARTS = ("status", "players", "actions", "log", "disputes", "chat", "result")
 
 
 # -- the live sections -------------------------------------------------------------------------------
@@ -47,10 +23,12 @@ def live_sections(w, match, viewer) -> dict:
     view = match.view(viewer)
     acts = actions(match.game, match.game_state, view, legal_for(match, viewer), names)
     active = match.active_players()
+    log = log_entries(match, viewer, names)
     ctx = {"match": match, "viewer": viewer, "names": names, "active": active, "groups": action_groups(acts),
-           "log": log_entries(match, viewer, names), "disputes": list(match.disputes.values())}
+           "log": log, "quotes": {e["version"]: e["text"] for e in log}, "disputes": list(match.disputes.values()),
+           "chat": chat_messages(match, names), "standings": standings(match.result, match.players, names),
+           "deadlines": turn_deadlines(w, match, active), "deadline_text": hours_text(match.turn_deadline_hours or 0)}
     board = render_board(match.game_id, view, viewer, names, acts)
-    html = {key: Markup(render_template(f"parts/{key}.html", **ctx)) for key in ("status", "players", "actions", "log",
-                                                                         "disputes")}
+    html = {key: Markup(render_template(f"parts/{key}.html", **ctx)) for key in LIVE_PARTS}
     html["board"] = board
     return {"html": html, "names": names, "active": active}

@@ -7,6 +7,7 @@ from werkzeug.exceptions import HTTPException
 
 from .boards import has_picture, render_board
 from .errors import ApiError
+from .history import History
 from .http import wiring
 from .lobby_form import field_errors, option_fields, parse_options, resolve_invites
 from .match_page import live_sections
@@ -88,7 +89,7 @@ def _set_session_cookie(response, session_id: str):
 
 
 API_PREFIXES = ("/api/", "/healthz", "/metrics")
-ERROR_TITLES = {404: "This page does not exist", 500: "Something went wrong on our side",
+ERROR_TITLES = {404: "This page does not exist", 409: "Not yet", 500: "Something went wrong on our side",
                 503: "The service is busy or restarting"}
 
 
@@ -314,6 +315,21 @@ def replay_board(match_id):
     return jsonify({"version": data.get("version"), "html": str(board)})
 
 
+@bp.get("/matches/<match_id>/export")
+def export(match_id):
+    """A finished match's full export (every event, the revealed seed) as a JSON download."""
+    w = wiring()
+    try:
+        finished = w.matches.read(match_id, lambda m: m.finished)
+    except ApiError as exc:
+        return error_page(exc.status, exc.message)
+    if not finished:
+        return error_page(409, "A match can be exported once it has finished (until then it holds hidden cards).")
+    response = jsonify(History.from_wiring(w).export(match_id))
+    response.headers["Content-Disposition"] = f'attachment; filename="turnstream-{match_id}.json"'
+    return response
+
+
 def _page_api_user() -> dict | None:
     user = page_user()
     return {k: user[k] for k in ("id", "name", "webhook")} if user else None
@@ -333,6 +349,8 @@ ACTIONS = {
     "command": ("/api/matches/{id}/commands", "POST"),
     "takeback": ("/api/matches/{id}/takeback", "POST"),
     "dispute": ("/api/matches/{id}/disputes", "POST"),
+    "chat": ("/api/matches/{id}/chat", "POST"),
+    "rematch": ("/api/matches/{id}/rematch", "POST"),
 }
 
 

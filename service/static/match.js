@@ -41,6 +41,7 @@
 
   function applyLive(data) {
     if (data.version < currentVersion()) { return; }
+    document.dispatchEvent(new CustomEvent("turnstream:before-update"));
     Object.keys(data.html).forEach(function (key) {
       if (key === "board") {
         liveBoard = data.html.board;
@@ -51,6 +52,7 @@
       if (el) { el.innerHTML = data.html[key]; }
     });
     setVersion(data.version);
+    document.dispatchEvent(new CustomEvent("turnstream:updated", {detail: {version: data.version}}));
   }
 
   function refresh() {
@@ -101,6 +103,10 @@
 
   document.addEventListener("click", function (ev) {
     var btn = ev.target.closest("[data-command]");
+    if (btn && replaying) {
+      say("You are looking at an earlier move: go back to live to act.", "error");
+      return;
+    }
     if (btn) {
       var cmd = JSON.parse(btn.dataset.command);
       btn.disabled = true;
@@ -114,14 +120,39 @@
       return;
     }
     if (ev.target.id === "takeback") { act("takeback", {}, "Your last move was taken back."); }
-    if (ev.target.id === "replay-live") { showLive(); }
+    if (ev.target.id === "rematch") { rematch(ev.target); }
+    if (ev.target.id === "replay-live" || ev.target.closest("[data-back-to-live]")) { showLive(); return; }
+    var seekTo = ev.target.closest("[data-seek]");
+    var entry = ev.target.closest("li[data-event-version]");
+    if (seekTo || (entry && !ev.target.closest("button, a, time"))) {
+      seek(parseInt((seekTo || entry).dataset.seek || entry.dataset.eventVersion, 10));
+    }
   });
+
+  function rematch(btn) {
+    btn.disabled = true;
+    fetch("/matches/" + encodeURIComponent(matchId) + "/act/rematch", {
+      method: "POST", credentials: "same-origin",
+      headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf}, body: "{}"
+    }).then(function (r) {
+      return r.json().catch(function () { return {}; }).then(function (data) {
+        if (!r.ok) { say(errorText(data), "error"); btn.disabled = false; return; }
+        window.location.assign("/matches/" + encodeURIComponent(data.id));
+      });
+    }).catch(function () { say("The server could not be reached.", "error"); btn.disabled = false; });
+  }
 
   document.addEventListener("submit", function (ev) {
     var form = ev.target;
     if (form.id === "dispute-form") {
       ev.preventDefault();
       act("dispute", {version: parseInt(form.version.value, 10), reason: form.reason.value}, "Dispute opened.");
+      if (form.closest("dialog")) { form.closest("dialog").close(); }
+    } else if (form.id === "chat-form") {
+      ev.preventDefault();
+      var text = form.text.value;
+      if (!text.trim()) { return; }
+      act("chat", {text: text}, "").then(function () { form.text.value = ""; form.text.focus(); });
     } else if (form.id === "custom-command") {
       ev.preventDefault();
       var payload;
@@ -131,8 +162,26 @@
   });
 
   // -- replay ---------------------------------------------------------------------------------
+  function setReplaying(on) {
+    replaying = on;
+    body.classList.toggle("replaying", on);
+    var actions = document.getElementById("actions-card");
+    if (actions) { actions.inert = on; }
+    document.getElementById("replay-note").hidden = !on;
+    document.querySelectorAll("li[data-event-version]").forEach(function (li) {
+      li.classList.toggle("seeked", on && li.dataset.eventVersion === slider.value);
+    });
+  }
+
+  function seek(v) {
+    if (!v) { return; }
+    slider.value = String(v);
+    sliderOut.textContent = "v" + v;
+    loadReplay(v);
+  }
+
   function showLive() {
-    replaying = false;
+    setReplaying(false);
     badge.hidden = true;
     liveBtn.hidden = true;
     slider.value = String(currentVersion());
@@ -157,7 +206,7 @@
       .then(function (res) {
         if (!res.ok) { say(errorText(res.data), "error"); return; }
         if (parseInt(slider.value, 10) !== v) { return; }
-        replaying = true;
+        setReplaying(true);
         badge.hidden = false;
         badge.textContent = "replay v" + res.data.version;
         liveBtn.hidden = false;

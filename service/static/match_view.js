@@ -1,0 +1,162 @@
+// The match page for a person: times in the viewer's zone, entries new since the last visit, "(n) Your move"
+// in the tab title, an optional notification, the dispute dialog, and focus kept across live updates.
+(function () {
+  "use strict";
+  var body = document.body;
+  var matchId = body.dataset.matchId;
+  if (!matchId) { return; }
+  var viewer = body.dataset.viewer || "";
+  var seenKey = "turnstream:seen:" + matchId + ":" + (viewer || "spectator");
+  var notifyKey = "turnstream:notify";
+  var baseTitle = document.title;
+  var versionEl = document.getElementById("match-version");
+
+  function version() { return parseInt(versionEl.dataset.matchVersion, 10) || 0; }
+  function stored(key) { try { return window.localStorage.getItem(key); } catch (e) { return null; } }
+  function store(key, value) { try { window.localStorage.setItem(key, value); } catch (e) { /* private mode */ } }
+
+  // -- new since the last visit ----------------------------------------------------------------
+  var lastVisit = parseInt(stored(seenKey), 10);
+  var highlightAfter = isNaN(lastVisit) ? version() : lastVisit;  // a first visit highlights nothing
+  var seen = highlightAfter;  // what the viewer has had a chance to see (moves on while the tab is visible)
+
+  function othersEntries(after) {
+    return Array.prototype.filter.call(document.querySelectorAll("li[data-event-version]"), function (li) {
+      return parseInt(li.dataset.eventVersion, 10) > after && li.dataset.actor !== viewer;
+    });
+  }
+
+  function markNew() {
+    othersEntries(highlightAfter).forEach(function (li) {
+      if (li.classList.contains("is-new")) { return; }
+      li.classList.add("is-new");
+      var tag = document.createElement("span");
+      tag.className = "new-tag";
+      tag.textContent = "new";
+      li.insertBefore(tag, li.querySelector(".text"));
+    });
+  }
+
+  function markSeen() {
+    if (document.hidden) { return; }
+    seen = version();
+    store(seenKey, String(seen));
+  }
+
+  // -- the tab title and notifications ---------------------------------------------------------
+  var wasMyMove = !!document.querySelector("[data-your-turn]");
+
+  function updateTitle() {
+    var unseen = document.hidden ? othersEntries(seen).length : 0;
+    var mine = !!document.querySelector("[data-your-turn]");
+    document.title = (unseen ? "(" + unseen + ") " : "") + (mine ? "Your move · " : "") + baseTitle;
+    if (mine && !wasMyMove) { notify(); }
+    wasMyMove = mine;
+  }
+
+  function notify() {
+    if (!("Notification" in window) || Notification.permission !== "granted" || stored(notifyKey) !== "on") { return; }
+    if (!document.hidden) { return; }
+    var latest = document.querySelector("li[data-event-version] .text");
+    var note = new Notification("Your move in " + (body.dataset.gameTitle || "turnstream"),
+                                {body: latest ? latest.textContent : "", tag: "turnstream-" + matchId});
+    note.onclick = function () { window.focus(); note.close(); };
+  }
+
+  function showNotifyState() {
+    var btn = document.getElementById("notify-toggle");
+    var state = document.getElementById("notify-state");
+    if (!btn || !("Notification" in window)) { return; }
+    var on = Notification.permission === "granted" && stored(notifyKey) === "on";
+    btn.hidden = Notification.permission === "denied";
+    btn.textContent = on ? "Stop notifications" : "Notify me when it is my move";
+    btn.setAttribute("aria-pressed", on ? "true" : "false");
+    state.textContent = Notification.permission === "denied" ? "Notifications are blocked in this browser." :
+      (on ? "You will be notified while this tab is in the background." : "");
+  }
+
+  document.addEventListener("click", function (ev) {
+    if (ev.target.id !== "notify-toggle") { return; }
+    if (stored(notifyKey) === "on" && Notification.permission === "granted") {
+      store(notifyKey, "off");
+      showNotifyState();
+      return;
+    }
+    Notification.requestPermission().then(function (permission) {
+      store(notifyKey, permission === "granted" ? "on" : "off");
+      showNotifyState();
+    });
+  });
+
+  // -- disputes from the log ---------------------------------------------------------------------
+  var dialog = document.getElementById("dispute-dialog");
+  var opener = null;
+  document.addEventListener("click", function (ev) {
+    var btn = ev.target.closest("[data-dispute-version]");
+    if (btn && dialog) {
+      opener = btn;
+      dialog.querySelector("#dispute-quote").textContent = btn.dataset.quote;
+      dialog.querySelector("input[name=version]").value = btn.dataset.disputeVersion;
+      dialog.querySelector("textarea[name=reason]").value = "";
+      dialog.showModal();
+      dialog.querySelector("textarea[name=reason]").focus();
+      return;
+    }
+    if (ev.target.closest("[data-close-dialog]") && dialog) { dialog.close(); }
+  });
+  if (dialog) {
+    dialog.addEventListener("close", function () {
+      var again = opener && document.querySelector('[data-dispute-version="' + opener.dataset.disputeVersion + '"]');
+      (again || document.getElementById("message")).focus();
+    });
+  }
+
+  // -- focus kept across live updates -----------------------------------------------------------
+  var focusKey = null;
+  function keyOf(el) {
+    if (!el || el === document.body) { return null; }
+    if (el.id) { return "#" + el.id; }
+    var attrs = ["data-command", "data-vote", "data-seek", "data-dispute-version"];
+    for (var i = 0; i < attrs.length; i++) {
+      if (el.hasAttribute(attrs[i])) {
+        var sel = "[" + attrs[i] + '="' + CSS.escape(el.getAttribute(attrs[i])) + '"]';
+        if (attrs[i] === "data-vote") { sel += '[data-accept="' + el.dataset.accept + '"]'; }
+        return sel;
+      }
+    }
+    return el.closest("[data-live]") ? "#" + el.closest("[data-live]").id : null;
+  }
+
+  document.addEventListener("turnstream:before-update", function () {
+    var active = document.activeElement;
+    focusKey = active && active.closest && active.closest("[data-live]") ? keyOf(active) : null;
+  });
+
+  document.addEventListener("turnstream:updated", function () {
+    window.turnstream.formatTimes(document);
+    window.turnstream.tickCountdowns();
+    markNew();
+    markSeen();
+    updateTitle();
+    if (focusKey) {
+      var again = document.querySelector(focusKey);
+      if (again && !again.disabled) { again.focus(); } else { document.getElementById("actions-title").focus(); }
+      focusKey = null;
+    }
+  });
+
+  document.addEventListener("visibilitychange", function () { markSeen(); updateTitle(); });
+
+  // -- chat stays scrolled to the newest message -------------------------------------------------
+  function scrollChat() {
+    var box = document.getElementById("section-chat");
+    if (box) { box.scrollTop = box.scrollHeight; }
+  }
+  document.addEventListener("turnstream:updated", scrollChat);
+
+  markNew();
+  markSeen();
+  updateTitle();
+  showNotifyState();
+  scrollChat();
+}());

@@ -1,0 +1,29 @@
+"""The game-over standings: ranks (ties share one), score breakdowns, winners named as a sentence."""
+from service.standings import names_sentence, standings, winners_sentence
+
+NAMES = {"a": "Ann", "b": "Bob", "c": "Cy"}
+
+
+def test_winners_are_named_as_a_sentence():
+    assert winners_sentence(["a"], NAMES) == "Ann won."
+    assert winners_sentence(["b", "a"], NAMES) == "Bob and Ann won (a shared victory)."
+    assert winners_sentence([], NAMES) == "Nobody won."
+    assert names_sentence(["Ann", "Bob", "Cy"]) == "Ann, Bob and Cy"
+
+
+def test_rows_are_ranked_best_first_with_the_breakdown_as_columns():
+    result = {"winners": ["b"], "scores": {"a": 3, "b": 9, "c": 3},
+              "breakdown": {"a": {"vp": 1, "gold": 2, "total": 3}, "b": {"vp": 9, "gold": 0, "total": 9},
+                            "c": {"vp": 3, "gold": 0, "total": 3}}, "reason": "round_limit"}
+    table = standings(result, ["a", "b", "c"], NAMES)
+    assert table["columns"] == ["VP", "Gold"]
+    assert [(r["rank"], r["name"], r["score"], r["parts"]) for r in table["rows"]] == [
+        (1, "Bob", 9, [9, 0]), (2, "Ann", 3, [1, 2]), (2, "Cy", 3, [3, 0])]
+    assert table["sentence"] == "Bob won." and table["reason"] == "the last round was played"
+
+
+def test_a_game_ranking_decides_between_equal_scores():
+    result = {"winners": ["b"], "ranking": ["b", "a"], "scores": {"a": 0, "b": 0}}
+    rows = standings(result, ["a", "b"], NAMES)["rows"]
+    assert [(r["rank"], r["name"], r["winner"]) for r in rows] == [(1, "Bob", True), (2, "Ann", False)]
+    assert standings(None, ["a"], NAMES) is None
