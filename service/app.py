@@ -8,6 +8,7 @@ from redis.exceptions import RedisError
 from werkzeug.exceptions import HTTPException
 
 from .errors import ApiError
+from .json_provider import OrjsonProvider
 
 log = logging.getLogger("turnstream.web")
 
@@ -23,10 +24,10 @@ def create_app(settings=None, wiring=None) -> Flask:
     from .api import games, health, history, matches, stream, users
 
     app = Flask(__name__)
+    app.json = OrjsonProvider(app)
     w = wiring or wiring_mod.build(settings)
     app.extensions["turnstream"] = w
     app.config["MAX_CONTENT_LENGTH"] = w.settings.max_body_bytes
-    app.json.sort_keys = False
     for bp in (health.bp, users.bp, games.bp, matches.bp, history.bp, stream.bp, pages.bp):
         app.register_blueprint(bp)
 

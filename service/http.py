@@ -1,6 +1,8 @@
 """Request helpers shared by the blueprints: JSON bodies through schemas, the caller, the wiring."""
 from __future__ import annotations
 
+from functools import cache
+
 from flask import current_app, g, request
 from marshmallow import ValidationError
 
@@ -12,8 +14,14 @@ def wiring():
     return current_app.extensions["turnstream"]
 
 
-def body(schema) -> dict:
-    """The request's JSON body loaded through `schema`, or a 400."""
+@cache
+def schema_instance(schema_class):
+    """One instance per schema class for the process (building a schema costs more than loading with it)."""
+    return schema_class()
+
+
+def body(schema_class) -> dict:
+    """The request's JSON body loaded through `schema_class`, or a 400."""
     raw = request.get_data(cache=True)
     data = request.get_json(silent=True)
     if data is None:
@@ -22,7 +30,7 @@ def body(schema) -> dict:
         data = {}
     if not isinstance(data, dict):
         raise ApiError(400, "invalid_body", "the request body must be a JSON object")
-    return load(schema, data)
+    return load(schema_instance(schema_class), data)
 
 
 def load(schema, data) -> dict:
@@ -33,10 +41,10 @@ def load(schema, data) -> dict:
         raise ApiError(400, "invalid_body", "the request has invalid fields", fields=exc.messages) from None
 
 
-def query(schema) -> dict:
-    """The query string loaded through `schema`, or a 400."""
+def query(schema_class) -> dict:
+    """The query string loaded through `schema_class`, or a 400."""
     try:
-        return schema.load(request.args.to_dict())
+        return schema_instance(schema_class).load(request.args.to_dict())
     except ValidationError as exc:
         raise ApiError(400, "invalid_query", "the query string has invalid parameters",
                        fields=exc.messages) from None

@@ -29,7 +29,7 @@ def _caller_id(optional: bool) -> str | None:
 @bp.get("/api/matches/<match_id>/replay")
 def replay(match_id):
     """The match at ?version=v as the caller may see it (everything once finished)."""
-    version = query(schemas.ReplayQuery()).get("version")
+    version = query(schemas.ReplayQuery).get("version")
     return history().replay(match_id, version, _caller_id(optional=True))
 
 
@@ -50,7 +50,7 @@ def takeback(match_id):
 def open_dispute(match_id):
     """Dispute an event version with a reason; the other seated players vote."""
     user = _acting_user()
-    data = body(schemas.OpenDispute())
+    data = body(schemas.OpenDispute)
     return history().open_dispute(user["id"], match_id, data["version"], data["reason"]), 201
 
 
@@ -64,5 +64,5 @@ def list_disputes(match_id):
 def vote(match_id, dispute_id):
     """Accept or reject a dispute."""
     user = _acting_user()
-    data = body(schemas.Vote())
+    data = body(schemas.Vote)
     return history().vote(user["id"], match_id, dispute_id, data["accept"])

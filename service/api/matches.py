@@ -22,7 +22,7 @@ def summary(match) -> dict:
 def create_match():
     """Create an invited match (`players`) that starts at once, or an open one (`seats`)."""
     user = current_user()
-    data = body(schemas.CreateMatch())
+    data = body(schemas.CreateMatch)
     w = wiring()
     game = w.games.get(data["game"])
     if game is None:
@@ -46,7 +46,7 @@ def create_match():
 @bp.get("/api/matches")
 def list_matches():
     """Matches filtered by status, game and player (from the match-list projection)."""
-    q = query(schemas.ListMatches())
+    q = query(schemas.ListMatches)
     return {"matches": wiring().read_models.list_matches(q.get("status"), q.get("game"), q.get("player"),
                                                          q["limit"])}
 
@@ -91,7 +91,7 @@ def legal(match_id):
 def submit(match_id):
     """Submit a game command."""
     user = current_user()
-    data = body(schemas.SubmitCommand())
+    data = body(schemas.SubmitCommand)
     w = wiring()
     w.rate_limiter.check(user["id"])
     answer = w.matches.submit(user["id"], match_id, data["type"], data["payload"],
@@ -103,7 +103,7 @@ def submit(match_id):
 def events(match_id):
     """Events after a version, redacted for the caller."""
     user = current_user(optional=True)
-    after = query(schemas.EventsQuery())["after"]
+    after = query(schemas.EventsQuery)["after"]
     w = wiring()
 
     def as_seen(match):

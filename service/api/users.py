@@ -12,7 +12,7 @@ bp = Blueprint("users", __name__)
 @bp.post("/api/users")
 def create_user():
     """Create a player and return its secret token."""
-    data = body(schemas.CreateUser())
+    data = body(schemas.CreateUser)
     return wiring().users.create(data["name"]), 201
 
 
@@ -49,7 +49,7 @@ def revoke_token():
 def put_webhook():
     """Register where notifications are POSTed."""
     user = current_user()
-    data = body(schemas.Webhook())
+    data = body(schemas.Webhook)
     wiring().users.set_webhook(user["id"], data["url"])
     return {"url": data["url"]}
 
