@@ -1,0 +1,140 @@
+"""axe-core (served from the axe-playwright-python wheel, no CDN) finds no serious or critical violation
+on the lobby, the welcome page, one match page per game, a replay, a finished match and an error page;
+replay pauses the actions and a log click seeks; every such page is screenshotted at 390 and 1280 px."""
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from tests.e2e.processes import ROOT, Api, service
+
+pytestmark = pytest.mark.browser
+ARTIFACTS = ROOT / "test-artifacts" / "pages"
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+GAMES = ("uchronia", "merchant-of-venus", "ti4-exploration", "origins")
+WIDTHS = (390, 1280)
+BLOCKING = ("serious", "critical")
+
+
+@pytest.fixture(scope="module")
+def site(redis_url, tmp_path_factory):
+    """A real web server and worker, Ann and Bob, a match of every game a few moves in, and a finished one."""
+    import redis
+    redis.Redis.from_url(redis_url).flushdb()
+    with service(redis_url, tmp_path_factory.mktemp("a11y-service")) as base:
+        ann, bob = (Api(base).post("/api/users", {"name": n})[1] for n in ("Ann", "Bob"))
+        apis = {ann["id"]: Api(base, ann["token"]), bob["id"]: Api(base, bob["token"])}
+        matches = {game: start(apis, ann, bob, game, moves=6) for game in GAMES}
+        finished = start(apis, ann, bob, "ti4-exploration", moves=None)
+        yield {"base": base, "ann": ann, "bob": bob, "matches": matches, "finished": finished}
+
+
+def start(apis: dict, ann: dict, bob: dict, game: str, moves: int | None) -> str:
+    """A match of Ann and Bob with `moves` random legal moves played (None: played to the end)."""
+    status, match = apis[ann["id"]].post("/api/matches", {"game": game, "players": [ann["id"], bob["id"]],
+                                                          "turn_deadline_hours": 24})
+    assert status == 201, match
+    if match.get("status") == "invited":
+        apis[bob["id"]].post(f"/api/matches/{match['id']}/accept")
+    chooser = random.Random(7)
+    played = 0
+    while moves is None or played < moves:
+        summary = apis[ann["id"]].get(f"/api/matches/{match['id']}")[1]
+        if summary["status"] != "active" or not summary["active_players"]:
+            break
+        api = apis[summary["active_players"][0]]
+        commands = api.get(f"/api/matches/{match['id']}/legal")[1]["commands"]
+        status, answer = api.post(f"/api/matches/{match['id']}/commands", chooser.choice(commands))
+        assert status == 201, answer
+        played += 1
+        assert played < 2000, "the playout did not finish"
+    return match["id"]
+
+
+@pytest.fixture(scope="module")
+def ann_page(site):
+    """Ann's browser, signed in with her token through the sign-in form."""
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        context = browser.new_context(viewport={"width": 1280, "height": 900}, timezone_id="America/New_York")
+        context.set_default_timeout(15000)
+        page = context.new_page()
+        page.failed = []
+        page.on("response", lambda r: page.failed.append(r.url) if r.status >= 400 and "/static/" in r.url
+                or r.url.endswith("favicon.ico") and r.status != 200 else None)
+        page.goto(site["base"] + "/")
+        page.fill("#signin-form input[name=token]", site["ann"]["token"])
+        page.click("#signin-form button[type=submit]")
+        page.wait_for_selector("#your-move")
+        yield page
+        browser.close()
+
+
+def check(page, name: str) -> None:
+    """No serious or critical axe violation on the page; screenshots at both widths."""
+    from axe_playwright_python.sync_playwright import Axe
+    results = Axe().run(page)
+    blocking = [v for v in results.response["violations"] if v.get("impact") in BLOCKING]
+    summary = [(v["id"], v["impact"], [n["target"] for n in v["nodes"][:3]]) for v in blocking]
+    assert not blocking, f"{name}: {summary}"
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 900})
+        page.screenshot(path=str(ARTIFACTS / f"{name}-{width}.png"), full_page=True)
+    page.set_viewport_size({"width": 1280, "height": 900})
+
+
+def open_match(page, base: str, match_id: str) -> None:
+    page.goto(f"{base}/matches/{match_id}")
+    page.wait_for_selector("#live-indicator.on")
+
+
+def test_lobby_and_error_pages_pass_axe(site, ann_page):
+    page = ann_page
+    page.goto(site["base"] + "/")
+    check(page, "lobby")
+    page.goto(site["base"] + "/no/such/page")
+    assert page.locator("h1").text_content() == "This page does not exist"
+    check(page, "not-found")
+    assert not page.failed, page.failed
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_games_match_page_passes_axe(site, ann_page, game):
+    page = ann_page
+    open_match(page, site["base"], site["matches"][game])
+    times = page.eval_on_selector_all("li[data-event-version] time", "els => els.map(e => e.textContent)")
+    assert times and not any("UTC" in t for t in times), "log times are shown in the viewer's zone"
+    assert page.locator(".deadline [data-countdown]").count() == 1, "the turn deadline counts down"
+    check(page, f"match-{game}")
+
+
+def test_replay_pauses_the_actions_and_a_log_click_seeks(site, ann_page):
+    page = ann_page
+    open_match(page, site["base"], site["matches"]["uchronia"])
+    head = int(page.get_attribute("[data-match-version]", "data-match-version"))
+    target = page.eval_on_selector_all("li[data-event-version]", "els => els.map(e => +e.dataset.eventVersion)")[-3]
+    page.click(f"li[data-event-version='{target}'] .text")
+    page.wait_for_selector(f"#board[data-board-version='{target}']")
+    assert page.is_visible("#replay-note")
+    assert page.eval_on_selector("#actions-card", "el => el.inert") is True
+    check(page, "replay")
+    page.click("#replay-note [data-back-to-live]")
+    page.wait_for_selector(f"#board[data-board-version='{head}']")
+    assert page.eval_on_selector("#actions-card", "el => el.inert") is False
+
+
+def test_a_finished_match_shows_standings_and_passes_axe(site, ann_page):
+    page = ann_page
+    open_match(page, site["base"], site["finished"])
+    winners = page.text_content("[data-winners]")
+    assert re.match(r"^(Ann|Bob|Ann and Bob|Bob and Ann) won", winners), winners
+    assert page.locator("table.standings tbody tr").count() == 2
+    assert page.locator("#takeback, [data-dispute-version]").count() == 0
+    assert page.locator("li.match_finished").count() <= 1
+    check(page, "finished")
