@@ -36,6 +36,7 @@ def from_ranges(runs: list) -> list:
 def to_json(match: Match) -> dict:
     """A folded match as a JSON-able document (its envelopes are not included)."""
     doc = {name: getattr(match, name) for name in FIELDS}
+    doc["chain"] = match.chain
     doc["format"] = FORMAT
     doc["effective"] = to_ranges(match.effective)
     return json.loads(json.dumps(doc))
@@ -50,6 +51,7 @@ def from_json(doc: dict, games: dict, history=None) -> Match | None:
         setattr(match, name, doc[name])
     match.game = games[doc["game_id"]]
     match.effective = from_ranges(doc["effective"])
+    match.chain = doc.get("chain", 1)  # snapshots written before the field are of format-1 matches
     match.base = doc["version"]
     match.history = history
     return match

@@ -113,11 +113,14 @@ class History:
             raise not_found("match", match_id)
         return envelopes, meta
 
-    def audit(self, match_id: str) -> dict:
-        """Re-verify a stored match: hash chain against the store's head, commitment, revealed draws."""
+    def audit(self, match_id: str, kept_heads: list | None = None) -> dict:
+        """Re-verify a stored match: hash chain against the store's head (salted chains with the match's
+        secret seed, which stays on the server), commitment, revealed draws, heads (version, hash) kept."""
         envelopes, meta = self._stored(match_id)
+        secret = self.store.secret(match_id)
         return audit_mod.audit(match_id, envelopes, self.games, claimed_length=int(meta.get("version") or 0),
-                               claimed_head=meta.get("head"))
+                               claimed_head=meta.get("head"), seed=bytes.fromhex(secret) if secret else None,
+                               kept_heads=kept_heads)
 
     def export(self, match_id: str) -> dict:
         """One JSON document with every stored event, the head, the commitment and the seed once revealed.
@@ -295,13 +298,14 @@ def describe(game, env: dict, name) -> str:
 
 
 # -- offline audit -------------------------------------------------------------------------------
-def audit_export(doc, games: dict | None = None) -> dict:
-    """Audit an export document offline (no Redis): its events, and its claims of head, commitment and seed."""
+def audit_export(doc, games: dict | None = None, kept_heads: list | None = None) -> dict:
+    """Audit an export document offline (no Redis): its events, its claims of head, commitment and seed,
+    and the heads (version, hash) a player kept while the match ran."""
     if not isinstance(doc, dict) or doc.get("format") != EXPORT_FORMAT or not isinstance(doc.get("events"), list) \
             or not all(isinstance(e, dict) for e in doc["events"]):
         raise ValueError(f"not a {EXPORT_FORMAT} document")
     report = audit_mod.audit(str(doc.get("match")), doc["events"], games, claimed_length=doc.get("length"),
-                             claimed_head=doc.get("head"))
+                             claimed_head=doc.get("head"), kept_heads=kept_heads)
     rnd = report["randomness"]
     if doc.get("commitment") != rnd["commitment"]:
         report["problems"].append("the document's commitment differs from the one in match_created")

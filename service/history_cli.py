@@ -37,7 +37,13 @@ def print_audit(report: dict, out=None) -> None:
     out = out or sys.stdout
     rnd = report["randomness"]
     chain = "intact" if report["broken_at"] is None else f"BROKEN at version {report['broken_at']}"
-    print(f"hash chain: {chain} ({report['length']} events, head {report['head']})", file=out)
+    fmt = report.get("chain") or {}
+    salted = " (salted; links only until the seed is revealed)" if not fmt.get("hashes_verified", True) else ""
+    print(f"hash chain: {chain}{salted}, format {fmt.get('format', 1)} ({report['length']} events, "
+          f"head {report['head']})", file=out)
+    for kept in report.get("kept_heads", []):
+        where = "on the chain" if kept["on_chain"] else "NOT on the chain"
+        print(f"kept head: version {kept['version']} {kept['hash'][:16]}... {where}", file=out)
     print(f"commitment: {rnd['commitment']}", file=out)
     if rnd["revealed"]:
         print(f"randomness: seed revealed, draws {'verified' if rnd['verified'] else 'NOT verified'}", file=out)
@@ -47,6 +53,17 @@ def print_audit(report: dict, out=None) -> None:
     for problem in report.get("problems", []):
         print(f"  problem: {problem}", file=out)
     print("OK" if report["ok"] else "FAILED", file=out)
+
+
+def kept_head(text: str) -> tuple[int, str]:
+    """Parse a kept head `V:HASH` (a version and the 64-hex-digit hash shown at it)."""
+    import argparse
+    import re
+
+    found = re.fullmatch(r"([0-9]{1,12}):([0-9a-fA-F]{64})", text.strip())
+    if not found:
+        raise argparse.ArgumentTypeError(f"a kept head is VERSION:HASH (64 hex digits), not {text!r}")
+    return int(found.group(1)), found.group(2).lower()
 
 
 def cmd_replay(args) -> int:
@@ -72,11 +89,11 @@ def cmd_audit(args) -> int:
 
         from .history import audit_export, load_export
         try:
-            report = audit_export(load_export(args.file), load_games())
+            report = audit_export(load_export(args.file), load_games(), args.head)
         except (OSError, ValueError) as exc:
             return _fail(f"cannot audit {args.file}: {exc}")
     else:
-        report = _history().audit(args.match)
+        report = _history().audit(args.match, args.head)
     if args.json:
         print(json.dumps(report, indent=2))
     else:
@@ -109,6 +126,8 @@ def add_commands(sub) -> None:
     audit = sub.add_parser("audit", help="verify a match's hash chain and randomness (or an export, offline)")
     audit.add_argument("match", nargs="?", default=None, help="match id (reads Redis)")
     audit.add_argument("--file", default=None, help="an export document to verify offline (no Redis, no server)")
+    audit.add_argument("--head", action="append", type=kept_head, default=[], metavar="V:HASH",
+                       help="a head you were shown at version V (repeatable): checked to lie on the chain")
     audit.add_argument("--json", action="store_true", help="print the report as JSON")
     audit.set_defaults(func=_guarded(cmd_audit))
 

@@ -1,7 +1,6 @@
 """The command handler: loads a match (cache + one XRANGE), decides, appends in one Lua call."""
 from __future__ import annotations
 
-import hashlib
 import pickle
 import secrets
 import threading
@@ -12,7 +11,7 @@ from marshmallow import ValidationError
 
 from domain.engine import HmacRng, RuleViolation
 from domain.engine import aggregate as agg
-from domain.engine.hashing import canonical_json
+from domain.engine.hashing import canonical_json, hash_body, salt_for
 from domain.engine.rng import commitment
 from domain.engine.timestamps import format_time
 
@@ -136,9 +135,10 @@ class MatchService:
 
     # -- appending -----------------------------------------------------------------------------
     def _seal(self, match: agg.Match, pending: list, actor: str | None, command_id: str | None,
-              draws: list, encoded: list | None = None) -> list:
-        """Number, stamp and hash pending events, applying each to `match` as it goes; with `encoded`,
-        also collect each envelope's stored JSON (made from the same canonical JSON the hash covers)."""
+              draws: list, seed: bytes, encoded: list | None = None) -> list:
+        """Number, stamp and hash pending events (salted with the seed when the match's chain is), applying
+        each to `match` as it goes; with `encoded`, also collect each envelope's stored JSON (made from
+        the same canonical JSON the hash covers)."""
         at = self.clock()
         sealed = []
         for i, ev in enumerate(pending):
@@ -148,7 +148,7 @@ class MatchService:
                    "cmd": command_id}
             body = canonical_json(env)
             env["prev"] = prev
-            env["hash"] = hashlib.sha256((prev + body).encode()).hexdigest()
+            env["hash"] = hash_body(prev, salt_for(match.chain, seed, env["version"]), body)
             if encoded is not None:
                 encoded.append(f'{{"prev":"{prev}","hash":"{env["hash"]}",{body[1:]}')
             match.apply(env, self.games)
@@ -184,11 +184,11 @@ class MatchService:
                                         turn_deadline_hours)
         except RuleViolation as exc:
             raise from_violation(exc, game_id) from None
-        match = agg.Match(id=match_id)
+        match = agg.Match(id=match_id, chain=pending[0]["data"]["chain"])
         rng = HmacRng(seed, match_id, 0)
-        sealed = self._seal(match, pending, actor, None, [])
+        sealed = self._seal(match, pending, actor, None, [], seed)
         if len(match.players) == match.seats:
-            sealed += self._seal(match, agg.decide_start(match, rng), None, None, rng.draws)
+            sealed += self._seal(match, agg.decide_start(match, rng), None, None, rng.draws, seed)
         self._append(match, 0, "0" * 64, sealed, None, None, secret=seed.hex())
         self.cache.put(match_id, match, seed.hex())
         return match
@@ -202,10 +202,11 @@ class MatchService:
                 pending = agg.decide_join(match, actor)
             except RuleViolation as exc:
                 raise from_violation(exc, match.game_id) from None
-            sealed = self._seal(match, pending, actor, None, [])
+            seed = bytes.fromhex(secret)
+            sealed = self._seal(match, pending, actor, None, [], seed)
             if len(match.players) == match.seats:
-                rng = HmacRng(bytes.fromhex(secret), match_id, match.draws)
-                sealed += self._seal(match, agg.decide_start(match, rng), None, None, rng.draws)
+                rng = HmacRng(seed, match_id, match.draws)
+                sealed += self._seal(match, agg.decide_start(match, rng), None, None, rng.draws, seed)
             self._append(match, expected, head, sealed, None, None)
             return match
 
@@ -255,7 +256,8 @@ class MatchService:
                            marker: str, optimistic: bool) -> dict | None:
         """Decide on `match`, seal and append. Optimistic (the cache may be stale): None when the caller
         must read first (decide refused), and a stale version is caught up from the conflict answer."""
-        rng = HmacRng(bytes.fromhex(secret), match.id, match.draws)
+        seed = bytes.fromhex(secret)
+        rng = HmacRng(seed, match.id, match.draws)
         try:
             pending = decide(match, rng)
         except RuleViolation as exc:
@@ -270,10 +272,10 @@ class MatchService:
         saved = _Rollback(match) if optimistic else None
         encoded: list = []
         try:
-            sealed = self._seal(match, pending, actor, marker, rng.draws, encoded)
+            sealed = self._seal(match, pending, actor, marker, rng.draws, seed, encoded)
             if match.status == "active" and match.game_state is not None:
                 sealed += self._seal(match, agg.finish_events(match.game, match.game_state, secret), None,
-                                     marker, [], encoded)
+                                     marker, [], seed, encoded)
         except Exception:
             self.cache.evict(match.id)
             raise

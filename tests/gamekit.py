@@ -10,7 +10,7 @@ from domain.engine import HmacRng, RuleViolation
 from domain.engine import aggregate as agg
 from domain.engine import disputes, undo
 from domain.engine import platform_events as pe
-from domain.engine.hashing import event_hash
+from domain.engine.hashing import event_hash, salt_for
 from domain.engine.rng import commitment
 
 
@@ -74,16 +74,19 @@ class MatchSim:
     """A match folded in memory through the platform aggregate, sealed the way MatchService seals: one
     timestamp and one command marker per command, match_finished/seed_revealed under the same marker."""
 
-    def __init__(self, game, players=("ann", "bob"), options=None, seats=None, seed=b"s" * 32, match_id="m1"):
+    def __init__(self, game, players=("ann", "bob"), options=None, seats=None, seed=b"s" * 32, match_id="m1",
+                 legacy_chain=False):
         self.game = game
         self.games = {game.id: game}
         self.seed = seed
-        self.match = agg.Match(id=match_id)
         self.tick = 0
         invited = None if seats else list(players)
         loaded = game.options_schema.load(options or {})
-        self.seal(agg.decide_create(game, match_id, players[0], loaded, commitment(seed), invited, seats),
-                  players[0], None, [])
+        created = agg.decide_create(game, match_id, players[0], loaded, commitment(seed), invited, seats)
+        if legacy_chain:  # a match created before the salted chain: match_created names no format
+            del created[0]["data"]["chain"]
+        self.match = agg.Match(id=match_id, chain=created[0]["data"].get("chain", 1))
+        self.seal(created, players[0], None, [])
         if not seats:
             self.start()
 
@@ -102,7 +105,7 @@ class MatchSim:
             env = {"version": self.match.version + 1, "type": ev["type"], "scope": ev["scope"], "actor": actor,
                    "at": at, "data": ev["data"], "rng": draws if (i == 0 and draws) else None,
                    "cmd": cmd, "prev": self.match.head}
-            env["hash"] = event_hash(self.match.head, env)
+            env["hash"] = event_hash(self.match.head, env, salt_for(self.match.chain, self.seed, env["version"]))
             self.match.apply(env, self.games)
             sealed.append(env)
         return sealed
@@ -161,11 +164,11 @@ class MatchSim:
         return self.run(None, decide)
 
 
-def chaos_playout(game, players, seed: int, steps: int, check=None) -> MatchSim:
+def chaos_playout(game, players, seed: int, steps: int, check=None, legacy_chain=False) -> MatchSim:
     """Random play through the platform: legal commands mixed with take-backs, disputes on any game event
     (accepted or rejected) and turn timeouts; `check(sim)` runs after every appended command."""
     chooser = random.Random(seed)
-    sim = MatchSim(game, players=tuple(players), seed=str(seed).encode().ljust(32, b"."))
+    sim = MatchSim(game, players=tuple(players), seed=str(seed).encode().ljust(32, b"."), legacy_chain=legacy_chain)
     setup_end = sim.match.version
     for _ in range(steps):
         if sim.match.finished:

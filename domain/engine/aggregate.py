@@ -14,6 +14,7 @@ from typing import Any
 from . import platform_events as pe
 from .contract import ALL
 from .errors import RuleViolation
+from .hashing import CHAIN_FORMAT, LEGACY_FORMAT
 
 
 def new_event(type_: str, scope: str = pe.PLATFORM, **data) -> dict:
@@ -34,6 +35,7 @@ class Match:
     options: dict = field(default_factory=dict)
     created_by: str | None = None
     commitment: str = ""
+    chain: int = 1  # the hash chain format match_created declares (1: unsalted, before the field existed)
     version: int = 0
     head: str = "0" * 64
     draws: int = 0
@@ -140,6 +142,7 @@ def _apply_created(m: Match, d: dict, games: dict) -> None:
     m.options = dict(d["options"])
     m.created_by = d.get("created_by")
     m.commitment = d["commitment"]
+    m.chain = d.get("chain", LEGACY_FORMAT)
     m.turn_deadline_hours = d.get("turn_deadline_hours")
     m.status = "open"
 
@@ -218,8 +221,8 @@ def decide_create(game, match_id: str, created_by: str, options: dict, commitmen
         raise RuleViolation("platform:match.player-count",
                             f"{game.title} takes {game.min_players}-{game.max_players} players, not {seats}")
     return [new_event(pe.MATCH_CREATED, game=game.id, seats=seats, players=seated, options=options,
-                      rules_version=pe.RULES_VERSION, commitment=commitment, created_by=created_by,
-                      turn_deadline_hours=turn_deadline_hours)]
+                      rules_version=pe.RULES_VERSION, commitment=commitment, chain=CHAIN_FORMAT,
+                      created_by=created_by, turn_deadline_hours=turn_deadline_hours)]
 
 
 def decide_start(m: Match, rng) -> list[dict]:

@@ -1,7 +1,8 @@
 """Audit of a match's stored events: the hash chain, the seed commitment and, once revealed, every draw.
 
 What can be verified from the events alone: the chain (numbering, links, hashes: the first broken
-version is named), that `match_created` commits to sha256(seed), and after `seed_revealed` that the
+version is named; a salted format-2 chain needs the seed: the server's secret while the match runs,
+the revealed one after; heads a player kept are checked to lie on it), that `match_created` commits to sha256(seed), and after `seed_revealed` that the
 seed matches the commitment, that the draw counter only ever moved forward (0, 1, 2, ... across the
 whole stream, reverted commands included) and that every recorded draw [n, lo, hi, value] equals
 draw_value(seed, match id, n, lo, hi). With the game module at hand, the opening setup events are
@@ -13,7 +14,7 @@ import copy
 import hashlib
 
 from . import platform_events as pe
-from .hashing import GENESIS, verify_chain
+from .hashing import GENESIS, SALTED_FORMAT, chain_format, verify_chain
 from .rng import ReplayRng, draw_value
 
 
@@ -72,32 +73,48 @@ def check_setup(game, envelopes: list) -> list[str]:
     return [] if got == want else ["the setup events differ from those the game derives from the recorded draws"]
 
 
-def audit(match_id: str, envelopes: list, games: dict | None = None, claimed_length: int | None = None,
-          claimed_head: str | None = None) -> dict:
-    """The audit report of a match's envelopes (in stored order): chain, commitment, revealed randomness.
+def _revealed_seed(envelopes: list) -> bytes | None:
+    """The seed `seed_revealed` published, as bytes (None when none is, or it is not hex)."""
+    revealed = _first(envelopes, pe.SEED_REVEALED)
+    try:
+        return bytes.fromhex((revealed or {}).get("data", {}).get("seed") or "") or None
+    except (ValueError, AttributeError, TypeError):
+        return None
 
-    `claimed_length`/`claimed_head` are what the store's metadata (or an export) says the head is: a
-    shorter or different stream than claimed is broken at the first missing version."""
-    broken = verify_chain(envelopes)
-    length = len(envelopes)
-    head = envelopes[-1].get("hash") if envelopes else GENESIS
-    if broken is None and claimed_length is not None and claimed_length != length:
-        broken = min(length, claimed_length) + 1
-    if broken is None and claimed_head is not None and claimed_head != head:
-        broken = length
+
+def check_kept_heads(envelopes: list, kept: list) -> tuple[list, list]:
+    """([{version, hash, on_chain}], problems) for heads (version, hash) a player kept while the match ran."""
+    out, problems = [], []
+    for version, digest in kept:
+        on_chain = 1 <= version <= len(envelopes) and envelopes[version - 1].get("hash") == digest
+        out.append({"version": version, "hash": digest, "on_chain": on_chain})
+        if not on_chain:
+            problems.append(f"the head kept at version {version} ({digest[:16]}...) is not on this chain")
+    return out, problems
+
+
+def check_chain(envelopes: list, seed: bytes | None) -> tuple[int | None, dict, list]:
+    """(first broken version or None, {format, hashes_verified}, problems) of the hash chain.
+
+    A salted chain without its seed has only its numbering and links checked, and says so."""
+    chain = chain_format(envelopes)
+    salted = chain == SALTED_FORMAT
+    if salted and seed is None:
+        broken = verify_chain(envelopes, links_only=True)
+        return broken, {"format": chain, "hashes_verified": False}, [
+            "the hash chain is salted (format 2) and its seed is not revealed yet: its hashes can be "
+            "verified once the match has finished"]
+    return verify_chain(envelopes, seed), {"format": chain, "hashes_verified": True}, []
+
+
+def check_randomness(match_id: str, envelopes: list, games: dict | None) -> tuple[dict, list]:
+    """({commitment, revealed, verified}, problems): the commitment, and once revealed the seed and every draw."""
     created = _first(envelopes, pe.MATCH_CREATED)
     commitment = (created or {}).get("data", {}).get("commitment")
     revealed = _first(envelopes, pe.SEED_REVEALED)
     problems = []
-    if created is None or created.get("version") != 1:
-        problems.append("the stream does not open with match_created")
-    verified = None
     if revealed is not None:
-        seed_hex = revealed["data"].get("seed") or ""
-        try:
-            seed = bytes.fromhex(seed_hex)
-        except ValueError:
-            seed = None
+        seed = _revealed_seed(envelopes)
         if seed is None or hashlib.sha256(seed).hexdigest() != commitment:
             problems.append("the revealed seed does not match the commitment published at creation")
         else:
@@ -105,7 +122,30 @@ def audit(match_id: str, envelopes: list, games: dict | None = None, claimed_len
             game = (games or {}).get((created or {}).get("data", {}).get("game"))
             if game is not None:
                 problems += check_setup(game, envelopes)
-        verified = not problems
+    verified = None if revealed is None else not problems
+    return {"commitment": commitment, "revealed": revealed is not None, "verified": verified}, problems
+
+
+def audit(match_id: str, envelopes: list, games: dict | None = None, claimed_length: int | None = None,
+          claimed_head: str | None = None, seed: bytes | None = None, kept_heads: list | None = None) -> dict:
+    """The audit report of a match's envelopes (in stored order): chain, commitment, revealed randomness.
+
+    `claimed_length`/`claimed_head` are what the store's metadata (or an export) says the head is: a
+    shorter or different stream than claimed is broken at the first missing version. `seed` (the
+    server's secret) verifies a salted chain before the seed is revealed; `kept_heads` are
+    (version, hash) pairs a player was shown, each checked to lie on the chain."""
+    broken, chain, problems = check_chain(envelopes, seed or _revealed_seed(envelopes))
+    length = len(envelopes)
+    head = envelopes[-1].get("hash") if envelopes else GENESIS
+    if broken is None and claimed_length is not None and claimed_length != length:
+        broken = min(length, claimed_length) + 1
+    if broken is None and claimed_head is not None and claimed_head != head:
+        broken = length
+    created = _first(envelopes, pe.MATCH_CREATED)
+    if created is None or created.get("version") != 1:
+        problems.append("the stream does not open with match_created")
+    kept, kept_problems = check_kept_heads(envelopes, kept_heads or [])
+    randomness, random_problems = check_randomness(match_id, envelopes, games)
+    problems += kept_problems + random_problems
     return {"ok": broken is None and not problems, "length": length, "head": head, "broken_at": broken,
-            "randomness": {"commitment": commitment, "revealed": revealed is not None, "verified": verified},
-            "problems": problems}
+            "chain": chain, "kept_heads": kept, "randomness": randomness, "problems": problems}

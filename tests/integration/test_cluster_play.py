@@ -103,7 +103,7 @@ def test_matches_play_through_a_three_node_cluster(cluster_wiring, cluster):
         assert drawn.status_code == 201, drawn.get_json()
         events = client.get(f"/api/matches/{mid}/events?after=0", headers=ann).get_json()["events"]
         assert [e["type"] for e in events][-2:] == ["die_rolled", "card_drawn"]
-        assert verify_chain(w.store.read_range(mid, 1)) is None
+        assert verify_chain(w.store.read_range(mid, 1), bytes.fromhex(w.store.secret(mid))) is None
     holders = set()
     for node in cluster:
         keys = redis.Redis(port=node.port, decode_responses=True).keys("ts:{p*}:m:*")
@@ -138,6 +138,7 @@ def test_a_uchronia_match_plays_to_its_end_on_the_cluster(cluster_wiring):
         w.matches.submit(player, match.id, command["type"], command["payload"])
     assert match.finished, "the match did not finish in 400 commands"
     envs = w.store.read_range(match.id, 1)
-    assert verify_chain(envs) is None and envs[-1]["type"] == "seed_revealed"
+    assert verify_chain(envs, bytes.fromhex(w.store.secret(match.id))) is None
+    assert envs[-1]["type"] == "seed_revealed"
     cold = MatchService(w.store, w.games).load(match.id)
     assert json.dumps(cold.game_state, sort_keys=True) == json.dumps(match.game_state, sort_keys=True)

@@ -70,7 +70,7 @@ def test_racers_get_one_success_per_version_and_the_rest_409(wiring):
         assert all(r[0] == 409 and r[1] == version + 1 for r in round_results if r[0] != "ok"), round_results
     envs = stored(w, mid)
     assert [e["version"] for e in envs] == list(range(1, len(envs) + 1))
-    assert verify_chain(envs) is None
+    assert verify_chain(envs, bytes.fromhex(w.store.secret(mid))) is None
     notes = [e["data"]["text"] for e in envs if e["type"] == "noted"]
     assert len(notes) == ROUNDS and len(set(notes)) <= RACERS
 
@@ -110,7 +110,7 @@ def test_racers_retrying_on_conflict_each_land_exactly_once(wiring):
     notes = Counter(e["data"]["text"] for e in envs if e["type"] == "noted")
     assert notes == Counter({f"{i}-{k}": 1 for i in range(RACERS) for k in range(4)})
     assert [e["version"] for e in envs] == list(range(1, len(envs) + 1))
-    assert verify_chain(envs) is None
+    assert verify_chain(envs, bytes.fromhex(w.store.secret(mid))) is None
 
 
 def test_many_matches_in_parallel_have_no_cross_talk(wiring, client):
@@ -138,7 +138,7 @@ def test_many_matches_in_parallel_have_no_cross_talk(wiring, client):
         envs = stored(w, mid)
         texts = [e["data"]["text"] for e in envs if e["type"] == "noted"]
         assert texts == [f"{mid[-6:]}:{k}" for k in range(10)]
-        assert verify_chain(envs) is None
+        assert verify_chain(envs, bytes.fromhex(w.store.secret(mid))) is None
     drain_projections(w)
     for mid in matches:
         row = json.loads(w.redis.get(w.store.keys.summary(mid)))

@@ -159,7 +159,7 @@ def test_redis_killed_with_aof_always_keeps_every_acknowledged_command(tmp_path)
     try:
         assert client.get("/healthz").status_code == 200
         envs = w.store.read_range(mid, 1)
-        assert verify_chain(envs) is None
+        assert verify_chain(envs, bytes.fromhex(w.store.secret(mid))) is None
         stored = {e["data"]["text"]: e["version"] for e in envs if e["type"] == "noted"}
         texts = [e["data"]["text"] for e in envs if e["type"] == "noted"]
         assert len(texts) == len(set(texts)), "a command landed twice"
@@ -233,7 +233,8 @@ def test_a_command_whose_reply_was_lost_and_is_resent_lands_once(dropper, comman
     assert dropper.drops == 0
     envs = w.store.read_range(mid, 1)
     assert [e["data"]["text"] for e in envs if e["type"] == "noted"] == ["once"]
-    assert answer["version"] == envs[-1]["version"] and verify_chain(envs) is None
+    assert answer["version"] == envs[-1]["version"]
+    assert verify_chain(envs, bytes.fromhex(w.store.secret(mid))) is None
 
 
 def test_a_command_retried_by_its_client_after_an_error_lands_once(dropper):

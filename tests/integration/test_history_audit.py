@@ -6,6 +6,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from service.cli import main as cli_main
 from tests.conftest import ROOT
 from tests.integration.test_history_replay import command, start_race, turn_headers
@@ -115,3 +117,30 @@ def test_cli_audit_of_a_stored_match_and_bad_input(client, make_user, wiring, mo
     junk.write_text("[1, 2]")
     assert cli_main(["audit", "--file", str(junk)]) == 2
     assert cli_main(["audit"]) == 2
+
+
+def test_heads_kept_while_running_are_verified_offline_once_revealed(client, make_user, wiring, tmp_path,
+                                                                   monkeypatch, capsys):
+    """Heads the audit endpoint showed while the match ran are checked against the export with
+    `audit --file F --head V:HASH`; a head from another history fails the audit."""
+    mid, people = start_race(client, make_user, target=12)
+    kept = []
+    while client.get(f"/api/matches/{mid}").get_json()["status"] != "finished":
+        shown = client.get(f"/api/matches/{mid}/audit").get_json()
+        assert shown["ok"] and shown["chain"] == {"format": 2, "hashes_verified": True}
+        kept.append(f"{shown['length']}:{shown['head']}")
+        command(client, mid, turn_headers(client, mid, people), "roll")
+    monkeypatch.setenv("REDIS_URL", wiring.settings.redis_url)
+    path = tmp_path / "export.json"
+    assert cli_main(["export", mid, "-o", str(path)]) == 0
+    capsys.readouterr()
+    heads = [arg for head in kept for arg in ("--head", head)]
+    assert cli_main(["audit", "--file", str(path), *heads]) == 0
+    out = capsys.readouterr().out
+    assert out.count("on the chain") == len(kept) and "NOT" not in out and out.strip().endswith("OK")
+    version = kept[1].split(":")[0]
+    assert cli_main(["audit", "--file", str(path), "--head", f"{version}:{'ab' * 32}"]) == 1
+    assert "NOT on the chain" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as refused:
+        cli_main(["audit", "--file", str(path), "--head", "three:xyz"])
+    assert refused.value.code == 2

@@ -5,7 +5,7 @@ import copy
 import hashlib
 
 from domain.engine.audit import audit
-from domain.engine.hashing import GENESIS, event_hash
+from domain.engine.hashing import GENESIS, chain_format, event_hash, salt_for
 from domain.games.dice_race import GAME as RACE
 from tests.unit.test_undo_policy import Sim
 
@@ -15,9 +15,6 @@ GAMES = {RACE.id: RACE}
 def finished_match():
     """A dice race played to its end with an honest seed (the commitment is sha256(seed))."""
     sim = Sim(options={"target": 20}, seed=b"honest-seed-0123456789abcdef0123")
-    sim.match.envelopes[0]["data"]["commitment"] = hashlib.sha256(sim.seed).hexdigest()
-    rechain(sim.match.envelopes)
-    sim.match.head = sim.match.envelopes[-1]["hash"]
     players = ["ann", "bob"]
     while not sim.match.finished:
         sim.play(players[sim.match.game_state["turn"]], "roll")
@@ -25,11 +22,13 @@ def finished_match():
 
 
 def rechain(envs):
-    """Recompute every prev/hash link (a forger who rewrites the whole chain)."""
+    """Recompute every prev/hash link, salted with the seed the events reveal (a forger who rewrites the
+    whole chain)."""
+    seed = bytes.fromhex(next(e for e in envs if e["type"] == "seed_revealed")["data"]["seed"])
     prev = GENESIS
     for env in envs:
         env["prev"] = prev
-        env["hash"] = event_hash(prev, env)
+        env["hash"] = event_hash(prev, env, salt_for(chain_format(envs), seed, env["version"]))
         prev = env["hash"]
     return envs
 
@@ -48,8 +47,48 @@ def test_a_running_match_has_no_verdict_on_randomness():
     """Before seed_revealed the draws cannot be checked: verified is None."""
     sim = Sim()
     sim.play("ann", "roll")
-    report = audit(sim.match.id, sim.match.envelopes, GAMES)
+    report = audit(sim.match.id, sim.match.envelopes, GAMES, seed=sim.seed)
     assert report["ok"] and report["randomness"]["revealed"] is False and report["randomness"]["verified"] is None
+    assert report["chain"] == {"format": 2, "hashes_verified": True}
+
+
+def test_a_running_salted_chain_without_the_seed_is_not_called_verified():
+    """Offline, before the seed is revealed, a salted chain has only its links checked, and fails to verify."""
+    sim = Sim()
+    sim.play("ann", "roll")
+    report = audit(sim.match.id, sim.match.envelopes, GAMES)
+    assert report["broken_at"] is None and report["chain"] == {"format": 2, "hashes_verified": False}
+    assert not report["ok"] and "not revealed yet" in report["problems"][0]
+    broken = copy.deepcopy(sim.match.envelopes)
+    broken[3]["prev"] = GENESIS
+    assert audit(sim.match.id, broken, GAMES)["broken_at"] == 4
+
+
+def test_kept_heads_are_checked_against_the_chain():
+    """A head a player kept is on the chain; a head from a forked history is named as a problem."""
+    sim = finished_match()
+    envs = sim.match.envelopes
+    kept = [(5, envs[4]["hash"]), (len(envs), envs[-1]["hash"])]
+    report = audit(sim.match.id, envs, GAMES, kept_heads=kept)
+    assert report["ok"] and [k["on_chain"] for k in report["kept_heads"]] == [True, True]
+    report = audit(sim.match.id, envs, GAMES, kept_heads=[(5, envs[5]["hash"]), (len(envs) + 1, "ab" * 32)])
+    assert not report["ok"] and [k["on_chain"] for k in report["kept_heads"]] == [False, False]
+    assert len([p for p in report["problems"] if "head kept at version" in p]) == 2
+
+
+def test_a_legacy_unsalted_chain_still_verifies_as_format_1():
+    """A stream whose match_created names no chain format (created before the salt) verifies unsalted."""
+    sim = finished_match()
+    envs = copy.deepcopy(sim.match.envelopes)
+    del envs[0]["data"]["chain"]
+    prev = GENESIS
+    for env in envs:
+        env["prev"], env["hash"] = prev, event_hash(prev, env)
+        prev = env["hash"]
+    report = audit(sim.match.id, envs, GAMES)
+    assert report["ok"] and report["chain"] == {"format": 1, "hashes_verified": True}
+    envs[0]["data"]["chain"] = 7
+    assert audit(sim.match.id, envs, GAMES)["broken_at"] == 1
 
 
 def test_rewritten_data_is_named_at_its_version():

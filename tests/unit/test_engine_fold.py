@@ -6,7 +6,7 @@ import pytest
 from domain.engine import HmacRng, RuleViolation
 from domain.engine import aggregate as agg
 from domain.engine import platform_events as pe
-from domain.engine.hashing import GENESIS, event_hash, verify_chain
+from domain.engine.hashing import CHAIN_FORMAT, GENESIS, event_hash, salt_for, verify_chain
 from domain.engine.rng import ReplayRng, ScriptedRng, commitment, draw_value
 from domain.games.dice_race import GAME
 
@@ -18,7 +18,7 @@ class Log:
     """An in-memory stream: seals pending events the way the service does."""
 
     def __init__(self, match_id="m1"):
-        self.match = agg.Match(id=match_id)
+        self.match = agg.Match(id=match_id, chain=CHAIN_FORMAT)
         self.envs = []
 
     def add(self, pending, actor=None, draws=(), cmd=None):
@@ -26,7 +26,7 @@ class Log:
             env = {"version": self.match.version + 1, "type": ev["type"], "scope": ev["scope"], "actor": actor,
                    "at": "2026-01-01T00:00:00.000Z", "data": ev["data"],
                    "rng": list(draws) if i == 0 and draws else None, "cmd": cmd, "prev": self.match.head}
-            env["hash"] = event_hash(self.match.head, env)
+            env["hash"] = event_hash(self.match.head, env, salt_for(self.match.chain, SEED, env["version"]))
             self.match.apply(env, GAMES)
             self.envs.append(env)
 
@@ -52,7 +52,7 @@ def test_invited_match_starts_with_setup_events():
     assert [e["type"] for e in log.envs] == [pe.MATCH_CREATED, pe.MATCH_STARTED, "deck_shuffled"]
     assert log.match.status == "active" and log.match.active_players() == ["ann"]
     assert log.match.draws == 19  # a 20-card Fisher-Yates shuffle
-    assert verify_chain(log.envs) is None
+    assert verify_chain(log.envs, SEED) is None
 
 
 def test_player_count_is_checked():
@@ -169,12 +169,13 @@ def test_hash_chain_names_first_broken_version():
     for _ in range(3):
         log.command("ann", "note", text="x")
     envs = [dict(e) for e in log.envs]
-    assert verify_chain(envs) is None
+    assert verify_chain(envs, SEED) is None
     tampered = [dict(e) for e in envs]
     tampered[3] = dict(tampered[3], data={"player": "ann", "text": "forged"})
-    assert verify_chain(tampered) == 4
-    assert verify_chain(envs[:2] + envs[3:]) == 3
-    assert verify_chain(envs[:3] + [envs[4], envs[3]] + envs[5:]) == 4
+    assert verify_chain(tampered, SEED) == 4
+    assert verify_chain(envs[:2] + envs[3:], SEED) == 3
+    assert verify_chain(envs[:3] + [envs[4], envs[3]] + envs[5:], SEED) == 4
+    assert verify_chain(envs, b"w" * 32) == 1, "another seed's salts do not fit"
     assert GENESIS == envs[0]["prev"]
 
 
