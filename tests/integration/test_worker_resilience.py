@@ -1,0 +1,42 @@
+"""A `turnstream worker` process outlives a Redis that is down for seconds: it says so, waits with
+backoff, and serves jobs again once Redis is back (no supervisor needed)."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+import redis
+from rq import Queue
+from rq.job import JobStatus
+
+from service.embedded_redis import EmbeddedRedis
+from tests.e2e.processes import ROOT, stop
+from tests.waiting import wait_for
+from workers.queues import DEFAULT
+
+
+@pytest.mark.slow
+def test_a_worker_waits_out_a_redis_outage_and_serves_again(tmp_path):
+    server = EmbeddedRedis(tmp_path / "redis", appendfsync="everysec").start()
+    log = tmp_path / "worker.log"
+    env = dict(os.environ, REDIS_URL=server.url, PYTHONPATH=str(ROOT), TURNSTREAM_RECONCILE_SECONDS="0.5")
+    worker = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], cwd=ROOT, env=env,
+                              stdout=open(log, "ab"), stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        conn = redis.Redis.from_url(server.url)
+        wait_for(lambda: conn.smembers("rq:workers"), 20, "the worker registered")
+        server.kill()
+        time.sleep(4)  # longer than redis-py's own reconnect retries
+        assert worker.poll() is None, "the worker is still running while Redis is down"
+        server.start()
+        wait_for(lambda: "Redis is back" in log.read_text(), 30, "the worker reconnected")
+        job = Queue(DEFAULT, connection=redis.Redis.from_url(server.url)).enqueue("workers.jobs.reconcile")
+        wait_for(lambda: job.get_status(refresh=True) == JobStatus.FINISHED, 20, "a job served after the outage")
+        assert "lost Redis" in log.read_text()
+        assert worker.poll() is None
+    finally:
+        stop(worker)
+        server.stop()
