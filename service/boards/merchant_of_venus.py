@@ -102,7 +102,8 @@ def _systems(view: dict) -> list[str]:
         label = f"{system['name']}: {culture}" if culture else f"{system['name']}: ?"
         anchor_x = "end" if x > WIDTH - 150 else "start" if x < 150 else "middle"
         out.append(f'<rect x="{x - 4 - (len(label) * 7.4 if anchor_x == "end" else len(label) * 3.7 if anchor_x == "middle" else -4 + 4):.1f}" '
-                   f'y="{y + 28:.1f}" width="{len(label) * 7.4 + 8:.1f}" height="19" rx="4" fill="#000" opacity="0.85"/>')
+                   f'y="{y + 28:.1f}" width="{len(label) * 7.4 + 8:.1f}" height="19" rx="4" fill="#000" opacity="0.85" '
+                   f'class="label-ground"/>')
         out.append(text(x, y + 43, label, 14, INK, anchor_x, "bold"))
         seen = observed.get(sid)
         if isinstance(seen, str) and not culture:

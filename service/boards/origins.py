@@ -108,7 +108,8 @@ def _tracks(view, seats, y):
     rows.append(("War track", 11, lambda p: p.get("war", 0), "war"))
     for r_i, (label, n, value_of, key) in enumerate(rows):
         ty = y + r_i * 40
-        out.append(text(10, ty + 18, label, 13, INK))
+        caption = _rect(6, ty - 2, 140, 30, "#ffffff", stroke="#dddddd") + text(10, ty + 18, label, 13, INK)
+        out.append(caption if key == "war" else place(f"temple:{key}", f"the {key} temple", caption))
         for pos in range(n):
             hot = key == "war" and pos in (3, 6, 9)
             out.append(_rect(150 + pos * 54, ty, 52, 26, "#f0d0d0" if hot else "#eef3fb")
@@ -117,10 +118,6 @@ def _tracks(view, seats, y):
             value = value_of(players.get(pid) or {})
             value = value if isinstance(value, int) else 0
             out.append(_marker(150 + value * 54 + 30 + (k % 2) * 12, ty + 9 + (k // 2) * 12, k, pid))
-        if key != "war":
-            out[-len(seats) - n - 2] = place(f"temple:{key}", f"the {key} temple",
-                                             _rect(6, ty - 2, 140, 30, "#ffffff", stroke="none") +
-                                             out[-len(seats) - n - 2])
     return out, y + 40 * len(rows) + 8
 
 
