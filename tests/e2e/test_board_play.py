@@ -10,13 +10,10 @@ import time
 
 import pytest
 
-from tests.e2e.processes import ROOT, Api, service
+from tests.e2e.processes import Api
+from tests.e2e.test_browser_pages import ARTIFACTS, base, browser  # noqa: F401 (the same service and browser)
 
 pytestmark = pytest.mark.browser
-ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 MOVES_EACH = 20
 INTERNAL = re.compile(r"\b\w+_\w+\b|\b(true|false|null)\b|[{}\[\]\"]", re.I)
 SMALLEST_TEXT = """() => { let m = 1e9; for (const t of document.querySelectorAll('#board svg text')) {
@@ -24,26 +21,6 @@ SMALLEST_TEXT = """() => { let m = 1e9; for (const t of document.querySelectorAl
   const s = parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a; if (s < m) m = s; } return m; }"""
 BUTTON_TEXTS = """() => Array.from(document.querySelectorAll('#section-actions button, #board [role=button]'))
   .map(b => (b.textContent || '') + ' | ' + (b.getAttribute('aria-label') || ''))"""
-
-
-@pytest.fixture(scope="module")
-def base(redis_url, tmp_path_factory):
-    """A real web server and worker on an emptied test Redis."""
-    import redis
-    redis.Redis.from_url(redis_url).flushdb()
-    logs = tmp_path_factory.mktemp("board-play-service")
-    with service(redis_url, logs) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    """Debian's chromium driven by Playwright."""
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
 
 
 class Seat:
