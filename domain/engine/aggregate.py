@@ -112,21 +112,27 @@ class Match:
         return self.game.view(self.game_state, ALL if self.finished else viewer)
 
     def redact(self, env: dict, viewer: str | None) -> dict | None:
-        """The envelope as `viewer` may see it (public fields only: no hash-chain internals hidden)."""
+        """The envelope as `viewer` may see it (public fields only: no hash-chain internals hidden).
+
+        The one place every read path redacts: game events through the game's `redact`, platform events
+        through the platform's own (`_PLATFORM_REDACT`: the game's secret options in match_created)."""
         out = {"version": env["version"], "type": env["type"], "scope": env["scope"],
                "actor": env.get("actor"), "at": env.get("at"), "data": env["data"]}
         if self.finished:
             out["rng"] = env.get("rng")
             return out
+        event = {"type": env["type"], "data": env["data"]}
         if env["scope"] == pe.GAME:
-            red = self.game.redact({"type": env["type"], "data": env["data"]}, viewer)
-            if red is None:
-                out["data"] = None
-                out["redacted"] = True
-                return out
-            if red["data"] != env["data"]:
-                out["redacted"] = True
-            out["data"] = red["data"]
+            red = self.game.redact(event, viewer)
+        else:
+            red = _PLATFORM_REDACT.get(env["type"], _public)(self, event, viewer)
+        if red is None:
+            out["data"] = None
+            out["redacted"] = True
+            return out
+        if red["data"] != env["data"]:
+            out["redacted"] = True
+        out["data"] = red["data"]
         return out
 
     @property
@@ -183,6 +189,25 @@ def _apply_finished(m: Match, d: dict, games: dict) -> None:
 def _apply_seed_revealed(m: Match, d: dict, games: dict) -> None:
     m.seed = d["seed"]
 
+
+def _public(m: Match, event: dict, viewer: str | None) -> dict:
+    """A platform event every viewer sees whole."""
+    return event
+
+
+def _redact_created(m: Match, event: dict, viewer: str | None) -> dict:
+    """match_created without the options the game declares secret (`secret_options`) until the match ends."""
+    secret = getattr(m.game, "secret_options", frozenset()) if m.game is not None else frozenset()
+    options = event["data"].get("options") or {}
+    if not secret.intersection(options):
+        return event
+    shown = {k: v for k, v in options.items() if k not in secret}
+    return {"type": event["type"], "data": dict(event["data"], options=shown)}
+
+
+_PLATFORM_REDACT = {
+    pe.MATCH_CREATED: _redact_created,
+}
 
 _PLATFORM_APPLY = {
     pe.MATCH_CREATED: _apply_created,

@@ -8,6 +8,11 @@ A game package exports `GAME`, an object (usually a module-level instance of a s
   revealing_events                         frozenset of event types that reveal hidden information
                                            (used by the take-back policy; events with random draws
                                            and events that `redact` changes count automatically)
+  secret_options                           frozenset of option names no viewer may see until the
+                                           match ends (optional, default empty): the platform leaves
+                                           them out of `match_created` for every viewer (Match.redact);
+                                           the stored event keeps them, so the audit shows them once
+                                           the match has finished
   initial_state(players, options) -> state the empty state before `setup`'s events are applied
   setup(players, options, rng) -> [event]  the opening events (deals, shuffles, placements)
   decide(state, player, command, rng) -> [event]
@@ -71,6 +76,7 @@ class Game(Protocol):
     options_schema: Any
     command_schemas: dict[str, Any]
     revealing_events: frozenset
+    secret_options: frozenset
 
     def initial_state(self, players: list[str], options: dict) -> State:
         """The state before any event."""

@@ -98,6 +98,7 @@ class MerchantOfVenus:
     command_schemas = COMMAND_SCHEMAS
     revealing_events = frozenset({"match_started", "cards_dealt", "speed_rolled", "culture_observed",
                                   "first_contact_made", "match_finished"})
+    secret_options = frozenset({"fixed_cultures"})  # the face-down placement, hidden until the match ends
 
     def initial_state(self, players, options):
         """The state before any event."""
