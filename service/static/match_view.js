@@ -127,9 +127,18 @@
     return el.closest("[data-live]") ? "#" + el.closest("[data-live]").id : null;
   }
 
+  // A keyboard action disables its button while it is sent, which drops the focus to the body: remember it.
+  var actedFrom = null;
+  document.addEventListener("click", function (ev) {
+    var el = ev.target.closest && ev.target.closest("button, [data-command]");
+    actedFrom = el && el.closest("[data-live], #actions-card") ? keyOf(el) : null;
+  }, true);
+
   document.addEventListener("turnstream:before-update", function () {
     var active = document.activeElement;
-    focusKey = active && active.closest && active.closest("[data-live]") ? keyOf(active) : null;
+    var inside = active && active !== document.body && active.closest && active.closest("[data-live], #actions-card");
+    focusKey = inside ? keyOf(active) : (active === document.body || !active ? actedFrom : null);
+    actedFrom = null;
   });
 
   document.addEventListener("turnstream:updated", function () {

@@ -9,6 +9,7 @@ import re
 import pytest
 
 from tests.e2e.processes import ROOT, Api, service
+from tests.waiting import wait_for
 
 pytestmark = pytest.mark.browser
 ARTIFACTS = ROOT / "test-artifacts" / "pages"
@@ -138,3 +139,35 @@ def test_a_finished_match_shows_standings_and_passes_axe(site, ann_page):
     assert page.locator("#takeback, [data-dispute-version]").count() == 0
     assert page.locator("li.match_finished").count() <= 1
     check(page, "finished")
+
+
+def test_moves_since_the_last_visit_are_new_the_title_says_your_move_and_focus_stays(site, ann_page):
+    page, ann, bob = ann_page, site["ann"], site["bob"]
+    apis = {ann["id"]: Api(site["base"], ann["token"]), bob["id"]: Api(site["base"], bob["token"])}
+    match_id = site["matches"]["origins"]
+    chooser = random.Random(3)
+
+    def play_until(waiting: str) -> None:
+        for _ in range(60):
+            active = apis[ann["id"]].get(f"/api/matches/{match_id}")[1]["active_players"]
+            if active == [waiting]:
+                return
+            commands = apis[active[0]].get(f"/api/matches/{match_id}/legal")[1]["commands"]
+            apis[active[0]].post(f"/api/matches/{match_id}/commands", chooser.choice(commands))
+        raise AssertionError(f"{waiting} never came to move")
+
+    play_until(bob["id"])
+    open_match(page, site["base"], match_id)
+    page.goto(site["base"] + "/")
+    play_until(ann["id"])  # Bob moves while Ann is away
+    open_match(page, site["base"], match_id)
+    fresh = page.eval_on_selector_all("li.is-new", "els => els.map(e => e.dataset.actor)")
+    assert fresh and ann["id"] not in fresh, fresh
+    assert page.title().startswith("Your move · "), page.title()
+    before = int(page.get_attribute("[data-match-version]", "data-match-version"))
+    page.focus("#section-actions [data-command]")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f"[data-match-version]:not([data-match-version='{before}'])")
+    wait_for(lambda: page.evaluate("() => !!document.activeElement.closest('#actions-card')"), 5,
+             "the focus back in the actions after the update", interval=0.1)
+    assert page.locator("#message[aria-live]").count() == 1
