@@ -19,7 +19,7 @@ def create_user():
 @bp.get("/api/users")
 def search_users():
     """Players whose display name starts with ?name= (names need not be unique: each comes with its id)."""
-    q = query(schemas.UserSearch())
+    q = query(schemas.UserSearch)
     return {"users": wiring().users.search(q["name"], q["limit"])}
 
 
