@@ -176,6 +176,17 @@ def welcome():
     return response
 
 
+@bp.post("/welcome/token")
+def new_token():
+    """Make this signed-in player a new token (the old one stops working) and show it once on /welcome."""
+    try:
+        user = require_session_csrf(request.form.get("csrf"))
+    except ApiError as exc:
+        return lobby(exc.message, exc.status)
+    sessions().stash_token(request.cookies.get(SESSION_COOKIE), wiring().users.rotate(user["id"]))
+    return redirect("/welcome", 303)
+
+
 @bp.post("/signin")
 def signin():
     """Sign this browser in with a player's token (sent in the form body, never in a URL)."""

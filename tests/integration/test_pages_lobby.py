@@ -109,6 +109,13 @@ def test_sign_up_redirects_and_a_reload_creates_no_second_account(client, wiring
     again = client.get("/welcome").get_data(as_text=True)
     assert token not in again and "data-token-gone" in again and user_id in again
     assert [u["id"] for u in wiring.users.search("carol")] == [user_id]
+    rotated = client.post("/welcome/token", data={"csrf": csrf_of(again)})
+    assert rotated.status_code == 303 and rotated.headers["Location"].endswith("/welcome")
+    fresh = re.search(r"data-new-token>([^<]+)<", client.get("/welcome").get_data(as_text=True)).group(1)
+    assert fresh != token and wiring.users.authenticate(fresh)["id"] == user_id
+    from service.errors import ApiError
+    with pytest.raises(ApiError):
+        wiring.users.authenticate(token)
 
 
 def test_page_paths_answer_html_errors_and_api_paths_json(client):
