@@ -69,13 +69,17 @@ class EventStore:
     def read(self, match_id: str, after: int = 0, command_id: str | None = None,
              with_secret: bool = False) -> ReadResult:
         """One round trip: the events after version `after`, a command id's stored answer, the secret."""
-        pipe = self.r.pipeline(transaction=False)
-        pipe.xrange(self.keys.stream(match_id), f"0-{after + 1}", "+")
-        if command_id:
-            pipe.hget(self.keys.cmds(match_id), command_id)
-        if with_secret:
-            pipe.get(self.keys.secret(match_id))
-        replies = pipe.execute()
+        stream_range = (self.keys.stream(match_id), f"0-{after + 1}", "+")
+        if not command_id and not with_secret:  # a read of a cached match: one command, no pipeline to build
+            replies = [self.r.xrange(*stream_range)]
+        else:
+            pipe = self.r.pipeline(transaction=False)
+            pipe.xrange(*stream_range)
+            if command_id:
+                pipe.hget(self.keys.cmds(match_id), command_id)
+            if with_secret:
+                pipe.get(self.keys.secret(match_id))
+            replies = pipe.execute()
         entries = replies[0]
         answer = json.loads(replies[1]) if command_id and replies[1] else None
         secret = replies[-1] if with_secret else None

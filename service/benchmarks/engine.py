@@ -47,6 +47,8 @@ def add_commands(sub) -> None:
                         "a separate load generator at 1, 8, 16 and 32 clients, against the in-process command path")
     p.add_argument("--web-workers", type=int, default=0,
                    help="with --http: gunicorn workers (default: the server configuration's)")
+    p.add_argument("--worker-class", default="",
+                   help="with --http: another gunicorn worker class to compare (e.g. gthread; default: the configuration's)")
     p.add_argument("--seconds", type=float, default=0,
                    help="with --http: measured seconds per phase and client count (default 4, quick 2)")
     p.set_defaults(func=cmd_bench)

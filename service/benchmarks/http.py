@@ -32,9 +32,9 @@ def bench_app():
 
 
 # -- the server: what the Procfile runs ---------------------------------------------------------------------
-def server_command(port: int, workers: int) -> list:
+def server_command(port: int, workers: int, worker_class: str = "") -> list:
     """gunicorn as the Procfile starts it: the shared server configuration when there is one, else the same
-    settings on the command line (gevent workers); the bind address and worker count for the bench."""
+    settings on the command line (gevent workers); the bind address, worker count and class for the bench."""
     conf = ROOT / "service" / "gunicorn_conf.py"
     cmd = [sys.executable, "-m", "gunicorn"]
     if conf.exists():
@@ -44,16 +44,18 @@ def server_command(port: int, workers: int) -> list:
                 "--keep-alive", "5", "--workers", "2"]
     if workers:
         cmd += ["--workers", str(workers)]
+    if worker_class:
+        cmd += ["--worker-class", worker_class] + (["--threads", "16"] if worker_class == "gthread" else [])
     return cmd + ["--bind", f"127.0.0.1:{port}", "--log-level", "warning", APP]
 
 
-def start_server(w, url: str, workers: int) -> tuple[subprocess.Popen, int]:
+def start_server(w, url: str, workers: int, worker_class: str = "") -> tuple[subprocess.Popen, int]:
     """Start the web server on a free port and wait until /healthz answers; return (process, port)."""
     from ..embedded_redis import free_port
     port = free_port()
     env = dict(engine.bench_env(w, url), TURNSTREAM_BIND=f"127.0.0.1:{port}", TURNSTREAM_ACCESS_LOG="")
-    proc = subprocess.Popen(server_command(port, workers), env=env, cwd=str(ROOT), stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, start_new_session=True)
+    proc = subprocess.Popen(server_command(port, workers, worker_class), env=env, cwd=str(ROOT),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
     deadline = time.monotonic() + 60
     while True:
         if proc.poll() is not None:
@@ -347,11 +349,12 @@ def run_http(args, url: str, note: str) -> dict:
     loadgen = None
     try:
         engine.wait_caught_up(w, worker)
-        server, port = start_server(w, url, args.web_workers)
+        server, port = start_server(w, url, args.web_workers, args.worker_class)
         web = children(server.pid)
         redis_pid = [int(w.redis.info("server")["process_id"])] if not os.environ.get("REDIS_URL") else []
         cpu_pids = {"web": web, "redis": redis_pid, "worker": [worker.pid]}
-        progress(f"web server: {' '.join(server_command(port, args.web_workers)[2:])} ({len(web)} workers)")
+        progress(f"web server: {' '.join(server_command(port, args.web_workers, args.worker_class)[2:])} "
+                 f"({len(web)} workers)")
         ctx = multiprocessing.get_context("spawn")
         orders, answers = ctx.Queue(), ctx.Queue()
         loadgen = ctx.Process(target=_load_main, daemon=True,
@@ -383,7 +386,7 @@ def run_http(args, url: str, note: str) -> dict:
         if server is not None:
             engine.stop_process(server)
         engine.stop_process(worker)
-    return figures(inproc, phases, lags, load, note, server_command(0, args.web_workers))
+    return figures(inproc, phases, lags, load, note, server_command(0, args.web_workers, args.worker_class))
 
 
 def figures(inproc: dict, phases: dict, lags: list, load: float, note: str, command: list) -> dict:
