@@ -4,6 +4,12 @@ Loaded by gunicorn as a file (`-c service/gunicorn_conf.py`), so the master proc
 service: each worker patches the standard library with gevent first, then builds the app.
 """
 import os
+import resource
+
+# every open stream is a socket: allow as many open files as the system lets this process have
+_soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+if _soft < _hard:
+    resource.setrlimit(resource.RLIMIT_NOFILE, (_hard, _hard))
 
 bind = os.environ.get("TURNSTREAM_BIND") or f"0.0.0.0:{os.environ.get('PORT', '8000')}"
 worker_class = "gevent"  # one greenlet per connection: an open live-update stream costs no OS thread

@@ -11,10 +11,10 @@ bp = Blueprint("health", __name__)
 
 @bp.get("/healthz")
 def healthz():
-    """200 when Redis answers, 503 otherwise."""
+    """200 when Redis answers, 503 otherwise; `streams`: the live streams this process holds."""
     try:
         wiring().redis.ping()
     except RedisError:
         return {"ok": False, "redis": "unreachable",
                 "error": {"code": "redis_unavailable", "message": "Redis is unreachable"}}, 503
-    return {"ok": True, "redis": "ok"}
+    return {"ok": True, "redis": "ok", "streams": wiring().live.open_streams()}

@@ -3,6 +3,7 @@ browser or API client (every match of the caller, watched matches, inbox changes
 from __future__ import annotations
 
 import re
+import socket
 import time
 
 from flask import Blueprint, Response, request
@@ -14,7 +15,8 @@ from ..pages import page_user
 
 bp = Blueprint("stream", __name__)
 
-KEEPALIVE_SECONDS = 15.0  # an idle stream gets a comment this often (and a dead client is noticed)
+KEEPALIVE_SECONDS = 15.0  # an idle stream gets a comment this often
+GONE_CHECK_SECONDS = 5.0  # how often an idle stream looks whether its client hung up (frees its cap slot)
 RESUME_SLACK_MS = 5000  # a resuming stream re-reads the logs this far before its cursor (clock skew)
 RESUME_WINDOW_MS = 600_000  # a cursor older than this asks the client to reload instead
 MAX_WATCH = 50
@@ -61,31 +63,59 @@ def open_stream(sub: Subscriber, first, writer) -> Response:
     except BaseException:
         w.live.unsubscribe(sub)
         raise
-    response = Response(pump(sub, backlog, writer, w.live, w.settings.stream_lifetime_seconds),
+    gone = hung_up_check(request.environ.get("gunicorn.socket"))
+    response = Response(pump(sub, backlog, writer, w.live, w.settings.stream_lifetime_seconds, gone),
                         mimetype="text/event-stream", headers=HEADERS)
     response.call_on_close(lambda: w.live.unsubscribe(sub))
     return response
 
 
-def pump(sub: Subscriber, backlog: list, writer, hub, lifetime: float):
+def hung_up_check(sock):
+    """A function telling whether the client closed the connection (an EOF waits unread on the socket);
+    always False when the server does not expose the socket."""
+    def gone() -> bool:
+        if sock is None:
+            return False
+        timeout = sock.gettimeout()
+        try:
+            sock.settimeout(0.0)
+            return sock.recv(1, socket.MSG_PEEK) == b""
+        except (BlockingIOError, InterruptedError):
+            return False
+        except OSError:
+            return True
+        finally:
+            try:
+                sock.settimeout(timeout)
+            except OSError:
+                pass
+    return gone
+
+
+def pump(sub: Subscriber, backlog: list, writer, hub, lifetime: float, gone=lambda: False):
     """Yield the greeting, the catch-up, then each queued message (keep-alives when idle) until the
-    stream's lifetime ends or the server stops; never a message twice."""
+    stream's lifetime ends, the client hangs up or the server stops; never a message twice."""
     ends = time.monotonic() + lifetime
     yield "retry: 1500\n" + writer.greeting()
     chunk = "".join(filter(None, (writer.message(item) for item in backlog)))
     if chunk:
         yield chunk
+    quiet_since = time.monotonic()
     while not sub.closed:
         remaining = ends - time.monotonic()
         if remaining <= 0:
             return
         watermark = hub.watermark_ms  # read before waiting: all it covers is queued by now
-        items = sub.take(min(KEEPALIVE_SECONDS, remaining))
+        items = sub.take(min(GONE_CHECK_SECONDS, remaining))
         if items:
             chunk = "".join(filter(None, (writer.message(item) for item in items)))
             if chunk:
+                quiet_since = time.monotonic()
                 yield chunk
-        elif not sub.closed:
+        elif sub.closed or gone():
+            return
+        elif time.monotonic() - quiet_since >= KEEPALIVE_SECONDS:
+            quiet_since = time.monotonic()
             yield writer.keepalive(watermark)
 
 

@@ -51,6 +51,11 @@ def add_commands(sub) -> None:
                    help="with --http: another gunicorn worker class to compare (e.g. gthread; default: the configuration's)")
     p.add_argument("--seconds", type=float, default=0,
                    help="with --http: measured seconds per phase and client count (default 4, quick 2)")
+    p.add_argument("--streams", type=int, default=0,
+                   help="instead: hold N live streams from a separate process against the production web server "
+                        "while commands are submitted: streams held, delivery p50/p99, command p99, memory per stream")
+    p.add_argument("--stream-matches", type=int, default=10,
+                   help="with --streams: the matches the streams watch (default 10)")
     p.set_defaults(func=cmd_bench)
 
 
@@ -562,6 +567,9 @@ def cmd_bench(args) -> int:
     if args.http:
         from . import http
         measure, describe = http.run_http, http.report
+    if args.streams:
+        from . import streams
+        measure, describe = streams.run_streams, streams.report
     try:
         with bench_redis(args.appendfsync) as (url, note):
             figures = measure(args, url, note)

@@ -217,12 +217,13 @@
   }
 
   // -- live updates -----------------------------------------------------------------------------
-  function connect() {
-    if (!window.EventSource) { indicator.textContent = "no live updates"; return; }
-    var es = new EventSource("/api/matches/" + encodeURIComponent(matchId) + "/stream?last_event_id=" + currentVersion());
-    es.onopen = function () { indicator.textContent = "live"; indicator.className = "live on"; };
-    es.onmessage = function () { scheduleRefresh(); };
-    es.onerror = function () { indicator.textContent = "reconnecting…"; indicator.className = "live off"; };
+  function connect() {  // the browser's one shared connection (live.js) also drives the indicator
+    var live = window.TurnstreamLive;
+    if (!live) { indicator.textContent = "no live updates"; return; }
+    live.on("view", function (msg) { if (msg.match === matchId) { applyLive(msg.data); } });
+    live.on("view-failed", function (msg) { if (msg.match === matchId) { scheduleRefresh(); } });
+    live.on("status", function (msg) { if (msg.state === "live") { scheduleRefresh(); } });
+    live.on("reset", scheduleRefresh);
   }
   connect();
 }());
