@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import socket
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -142,3 +143,46 @@ def test_a_uchronia_match_plays_to_its_end_on_the_cluster(cluster_wiring):
     assert envs[-1]["type"] == "seed_revealed"
     cold = MatchService(w.store, w.games).load(match.id)
     assert json.dumps(cold.game_state, sort_keys=True) == json.dumps(match.game_state, sort_keys=True)
+
+
+def test_live_streams_follow_the_partition_logs_of_every_node(cluster_wiring):
+    """With REDIS_CLUSTER=1 the live reader polls each node's partition logs: a match stream and a player's
+    browser stream both get the events of matches on different nodes, each once."""
+    import dataclasses
+    import threading
+
+    from tests.integration.test_live_user_stream import messages
+    from tests.integration.test_stream_sse import read_all
+    w = build(dataclasses.replace(cluster_wiring.settings, stream_lifetime_seconds=1.5), games=cluster_wiring.games,
+              start_trigger=False)
+    client = create_app(wiring=w).test_client()
+    users = [client.post("/api/users", json={"name": n}).get_json() for n in ("ann", "bob")]
+    ann = {"Authorization": f"Bearer {users[0]['token']}"}
+    ids = [client.post("/api/matches", json={"game": RACE.id, "players": [users[0]["id"], users[1]["id"]]},
+                       headers=ann).get_json()["id"] for _ in range(4)]
+
+    def notes():
+        for mid in ids:
+            assert client.post(f"/api/matches/{mid}/commands", headers=ann,
+                               json={"type": "note", "payload": {"text": "hi"}}).status_code == 201
+
+    bodies = {}
+
+    def hold(name, path, headers):
+        bodies[name] = messages(read_all(client.get(path, headers=headers, buffered=False)))
+
+    readers = [threading.Thread(target=hold, args=("mine", "/api/users/me/stream", ann)),
+               threading.Thread(target=hold, args=("one", f"/api/matches/{ids[0]}/stream", {}))]
+    try:
+        for t in readers:
+            t.start()
+        time.sleep(0.3)
+        notes()
+        for t in readers:
+            t.join()
+    finally:
+        w.live.stop()
+    got_mine, got_one = bodies["mine"], bodies["one"]
+    noted = sorted(m["data"]["match"] for m in got_mine if m.get("event") == "match")
+    assert noted == sorted(ids), "one event of each match, whichever node holds it"
+    assert [m["data"]["type"] for m in got_one if "data" in m] == ["noted"]
