@@ -14,6 +14,7 @@ log = logging.getLogger("turnstream.live")
 BLOCK_MS = 5000  # the reader's XREAD BLOCK; below the stream connections' socket timeout
 BATCH = 500  # log entries per partition per read
 CLUSTER_POLL_SECONDS = 0.05  # a cluster cannot XREAD keys of several slots at once: poll each node's keys
+SEATS_CACHE = 100_000  # matches whose players the reader remembers
 RESUME_SCAN_LIMIT = 2000  # log entries per partition a resuming user stream may replay before it is told to reset
 
 
@@ -120,6 +121,7 @@ class LiveHub:
         self._by_match: dict = {}  # match id -> subscribers watching it explicitly
         self._by_user: dict = {}  # user id -> subscribers following all of that user's matches
         self._positions: dict = {}  # log key -> last entry id read
+        self._seats: dict = {}  # match id -> (its players, still open for seats): skip matches nobody follows
         self._thread = None
         self._stopping = False
         self.watermark_ms = 0  # every log entry appended before this time has been queued on its streams
@@ -241,9 +243,11 @@ class LiveHub:
         version, count = int(fields["v"]), int(fields.get("n", 1))
         with self._lock:
             explicit = list(self._by_match.get(match_id, ()))
-            anyone_by_user = bool(self._by_user)
-        if not explicit and not anyone_by_user:
-            return
+            seats = self._seats.get(match_id)
+            followed = bool(self._by_user) and (seats is None or seats[1]
+                                                 or any(p in self._by_user for p in seats[0]))
+        if not explicit and not followed:
+            return  # a match whose players have no stream open here: not even folded
         for sub, item in self.events_for(match_id, version - count, entry_ms(entry_id), explicit):
             sub.push(item)
 
@@ -264,6 +268,9 @@ class LiveHub:
         return self.matches.read(match_id, collect)
 
     def _collect(self, match, after: int, at_ms: int, explicit, only) -> list:
+        if len(self._seats) > SEATS_CACHE:
+            self._seats.clear()
+        self._seats[match.id] = (frozenset(match.players), match.status == "open")
         if only is not None:
             subs = [s for s in only if match.id in s.matches or (s.user and s.user in match.players)]
         else:
