@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import logging
 
-from flask import Flask
+from flask import Flask, request
 from redis.exceptions import RedisError
 from werkzeug.exceptions import HTTPException
 
 from .errors import ApiError
+from .json_guard import check_url
 from .json_provider import OrjsonProvider
 
 log = logging.getLogger("turnstream.web")
@@ -30,6 +31,10 @@ def create_app(settings=None, wiring=None) -> Flask:
     app.config["MAX_CONTENT_LENGTH"] = w.settings.max_body_bytes
     for bp in (health.bp, users.bp, games.bp, matches.bp, history.bp, stream.bp, pages.bp):
         app.register_blueprint(bp)
+
+    @app.before_request
+    def refuse_invalid_urls():
+        check_url(request.environ)
 
     @app.errorhandler(ApiError)
     def api_error(exc: ApiError):

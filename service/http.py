@@ -7,6 +7,7 @@ from flask import current_app, g, request
 from marshmallow import ValidationError
 
 from .errors import ApiError
+from .json_guard import parse_body
 
 
 def wiring():
@@ -23,11 +24,12 @@ def schema_instance(schema_class):
 def body(schema_class) -> dict:
     """The request's JSON body loaded through `schema_class`, or a 400."""
     raw = request.get_data(cache=True)
-    data = request.get_json(silent=True)
-    if data is None:
-        if raw.strip():
-            raise ApiError(400, "malformed_json", "the request body is not valid JSON")
+    if not raw.strip():
         data = {}
+    elif not request.is_json:
+        raise ApiError(400, "malformed_json", "the request body is not valid JSON (send Content-Type: application/json)")
+    else:
+        data = parse_body(raw, current_app.json.loads)
     if not isinstance(data, dict):
         raise ApiError(400, "invalid_body", "the request body must be a JSON object")
     return load(schema_instance(schema_class), data)

@@ -3,6 +3,10 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from .json_guard import MAX_VERSION
+
+VERSION_RANGE = validate.Range(min=0, max=MAX_VERSION)  # a version becomes a stream id: 0-<version>
+
 
 class CreateUser(Schema):
     """POST /api/users."""
@@ -40,13 +44,13 @@ class SubmitCommand(Schema):
     type = fields.Str(required=True, validate=validate.Length(min=1, max=64))
     payload = fields.Dict(keys=fields.Str(), load_default=dict)
     command_id = fields.Str(validate=validate.Length(min=1, max=128))
-    expected_version = fields.Int(validate=validate.Range(min=0), strict=True)
+    expected_version = fields.Int(validate=VERSION_RANGE, strict=True)
 
 
 class OpenDispute(Schema):
     """POST /api/matches/<id>/disputes."""
 
-    version = fields.Int(required=True, validate=validate.Range(min=1), strict=True)
+    version = fields.Int(required=True, validate=validate.Range(min=1, max=MAX_VERSION), strict=True)
     reason = fields.Str(required=True, validate=validate.Length(min=1, max=500))
 
 
@@ -68,10 +72,10 @@ class ListMatches(Schema):
 class EventsQuery(Schema):
     """GET /api/matches/<id>/events query."""
 
-    after = fields.Int(load_default=0, validate=validate.Range(min=0))
+    after = fields.Int(load_default=0, validate=VERSION_RANGE)
 
 
 class ReplayQuery(Schema):
     """GET /api/matches/<id>/replay query."""
 
-    version = fields.Int(validate=validate.Range(min=0))
+    version = fields.Int(validate=VERSION_RANGE)

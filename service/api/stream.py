@@ -9,6 +9,7 @@ import time
 from flask import Blueprint, Response, request
 
 from ..errors import ApiError
+from ..json_guard import MAX_VERSION
 from ..http import bearer_token, wiring
 from ..live_hub import StreamsFull, Subscriber, now_ms
 from ..pages import page_user
@@ -130,9 +131,9 @@ def resume_after() -> int | None:
     except ValueError:
         raise ApiError(400, "invalid_query", "Last-Event-ID must be a version number",
                        fields={"last_event_id": ["not an integer"]}) from None
-    if after < 0:
-        raise ApiError(400, "invalid_query", "Last-Event-ID must not be negative",
-                       fields={"last_event_id": ["must be at least 0"]})
+    if not 0 <= after <= MAX_VERSION:
+        raise ApiError(400, "invalid_query", f"Last-Event-ID must be a version in 0..{MAX_VERSION}",
+                       fields={"last_event_id": [f"must be between 0 and {MAX_VERSION}"]})
     return after
 
 
