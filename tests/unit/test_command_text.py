@@ -51,3 +51,31 @@ def test_every_legal_command_reads_as_distinct_words(game_id):
             assert not dupes, dupes
             checked += len(legal)
     assert checked > 100
+
+
+LOG_INTERNAL = re.compile(r"\b\w+_\w+\b|\b(true|false|null)\b|\b[a-z]+\.[a-z]+\d*\b|#\d")
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_move_log_sentences_name_things_not_ids(game_id):
+    """The move log (describe) uses the same names as the buttons: no snake_case, dotted or #n ids."""
+    game = GAMES[game_id]
+    chooser = random.Random(7)
+    state, events, rng, _options = start(game, PLAYERS[:2], seed=b"log")
+    events = list(events)
+    for _ in range(300):
+        if game.result(state) is not None:
+            break
+        player = chooser.choice(sorted(game.active_players(state)))
+        new = game.decide(state, player, chooser.choice(game.legal_commands(state, player)), rng)
+        events += new
+        state = apply_all(game, state, new)
+    for ev in events:
+        for viewer in PLAYERS[:2]:
+            shown = game.redact(ev, viewer)
+            if shown is None:
+                continue
+            text = game.describe(shown, NAMES.get)
+            bad = LOG_INTERNAL.search(text)
+            assert bad is None, f"{ev['type']} -> {text!r} holds {bad.group(0)!r}"
+            assert not any(p in text for p in PLAYERS), text

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from . import data
+from .command_text import item_name, square_name
 
 
 def _culture(cid) -> str:
@@ -21,12 +22,12 @@ def _item(d: dict) -> str:
     if item == "factory_deed":
         return f"the {_culture(d.get('culture'))} factory deed"
     if item == "spaceport_deed":
-        return f"the spaceport deed on {d.get('target')}"
+        return f"the spaceport deed on {square_name(d.get('target'))}"
     if item == "ship":
         return f"a {d.get('target')}"
     if isinstance(item, str) and ":" in item and item.split(":", 1)[1] in data.CULTURES:
         return data.token_info(item)["name"]
-    return str(item)
+    return item_name(item)
 
 
 def _bought(d, who) -> str:
@@ -45,7 +46,7 @@ def _sold(d, who) -> str:
 
 def _moved(d, who) -> str:
     how = " by telegate" if d.get("jump") else " (skipped by drive)" if d.get("skipped") else ""
-    return f"{who} moved from {d.get('from')} to {d.get('to')}{how}, {d.get('mp_left')} MP left"
+    return f"{who} moved from {square_name(d.get('from'))} to {square_name(d.get('to'))}{how}, {d.get('mp_left')} MP left"
 
 
 def _observed(d, who) -> str:
@@ -55,7 +56,7 @@ def _observed(d, who) -> str:
 
 def _finished(d, name) -> str:
     winners = ", ".join(name(w) for w in d.get("winners", []))
-    return f"the match ended ({d.get('reason')}); winner: {winners}"
+    return f"the match ended ({str(d.get('reason')).replace('_', ' ')}); winner: {winners}"
 
 
 _TEXT = {
@@ -64,22 +65,22 @@ _TEXT = {
     "cards_dealt": lambda d, w, n: "the First Contact cards were dealt face down",
     "turn_started": lambda d, w, n: f"round {d.get('round')}: {w}'s turn",
     "movement_skipped": lambda d, w, n: f"{w} skipped movement",
-    "direction_declared": lambda d, w, n: f"{w} headed for {d.get('to')} with destination {d.get('destination')}"
+    "direction_declared": lambda d, w, n: f"{w} headed via {square_name(d.get('to'))} for {square_name(d.get('destination'))}"
                                           + (" using drives" if d.get("use_drive") else ""),
     "speed_rolled": lambda d, w, n: f"{w} rolled {d.get('dice')} for {d.get('movement_value')} MP",
     "navigation_assigned": lambda d, w, n: f"{w} assigned a {d.get('value')} to navigation",
     "ship_moved": lambda d, w, n: _moved(d, w),
-    "hazard_fee_paid": lambda d, w, n: f"{w} paid c{d.get('paid')} to leave the hazard on {d.get('square')}",
+    "hazard_fee_paid": lambda d, w, n: f"{w} paid c{d.get('paid')} to leave the hazard on {square_name(d.get('square'))}",
     "culture_observed": lambda d, w, n: _observed(d, w),
-    "movement_ended": lambda d, w, n: f"{w} ended the move on {d.get('square')} ({d.get('reason')})",
+    "movement_ended": lambda d, w, n: f"{w} ended the move on {square_name(d.get('square'))} ({str(d.get('reason')).replace('_', ' ')})",
     "first_contact_made": lambda d, w, n: f"{w} made First Contact with the {_culture(d.get('culture'))} "
                                           f"on {_system(d.get('system'))} (IOU c{d.get('iou')})",
     "item_bought": lambda d, w, n: _bought(d, w),
     "commission_paid": lambda d, w, n: f"{n(d.get('owner'))} received a c{d.get('amount')} {d.get('source')} "
                                        f"commission",
     "item_sold": lambda d, w, n: _sold(d, w),
-    "passenger_picked_up": lambda d, w, n: f"{w} picked up passenger {d.get('passenger')}",
-    "passenger_dropped_off": lambda d, w, n: f"{w} dropped off passenger {d.get('passenger')} for "
+    "passenger_picked_up": lambda d, w, n: f"{w} picked up {item_name(d.get('passenger'))}",
+    "passenger_dropped_off": lambda d, w, n: f"{w} dropped off {item_name(d.get('passenger'))} for "
                                              f"c{d.get('fare')}",
     "item_jettisoned": lambda d, w, n: f"{w} jettisoned {_item(d)}",
     "turn_ended": lambda d, w, n: f"{w} ended the turn with net worth c{d.get('net_worth')}",

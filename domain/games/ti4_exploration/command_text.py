@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 _ROMAN = {"i", "ii", "iii", "iv", "v"}
-_OPTIONS = {
+OPTION_WORDS = {
     "attach": "attach it to the planet",
     "take": "take the relic fragment",
     "keep": "keep it in your play area",
@@ -53,7 +53,7 @@ def _lot(lot) -> str:
 def _resolve(state: dict, p: dict) -> str:
     ex = state.get("exploration") or {}
     card = title(ex.get("card")) if ex.get("card") else "the card"
-    text = f"{card}: {_OPTIONS.get(p.get('option'), title(p.get('option')).lower())}"
+    text = f"{card}: {OPTION_WORDS.get(p.get('option'), title(p.get('option')).lower())}"
     if p.get("system"):
         text += f" and put a frontier token in {title(p['system'])}"
     elif p.get("option") == "gain":

@@ -1,6 +1,8 @@
 """describe: one readable English sentence per event for the move log (never raises)."""
 from __future__ import annotations
 
+from .command_text import OPTION_WORDS, title
+
 
 def _lot(lot) -> str:
     if not lot:
@@ -57,7 +59,7 @@ SENTENCES = {
     "exploration_fizzled": lambda d, n: f"The {d.get('deck')} deck and its discard pile were empty: nothing happened.",
     "frontier_token_removed": lambda d, n: f"The frontier token in {d.get('system')} was removed.",
     "exploration_card_resolved": lambda d, n: f"{n(d.get('player'))} resolved {d.get('card')} "
-                                              f"choosing {d.get('option')}.",
+                                              f"and chose to {d.get('option')}.",
     "trade_goods_changed": lambda d, n: f"{n(d.get('player'))} {_delta(d, 'trade goods')}.",
     "commodities_changed": lambda d, n: f"{n(d.get('player'))} {_delta(d, 'commodities')}.",
     "command_tokens_changed": lambda d, n: f"{n(d.get('player'))} {_delta(d, 'command tokens')}.",
@@ -101,12 +103,27 @@ SENTENCES = {
 }
 
 
+_COMPONENT_FIELDS = ("system", "planet", "card", "technology", "relic")
+
+
+def _readable(kind: str, data: dict) -> dict:
+    """The event data with component ids as names ("kaleth-prime" -> Kaleth Prime) and options in words."""
+    fields = _COMPONENT_FIELDS + (("from", "to") if kind == "ships_moved" else ())
+    out = {k: (title(v) if k in fields and isinstance(v, str) else v) for k, v in data.items()}
+    if isinstance(out.get("option"), str):
+        out["option"] = OPTION_WORDS.get(out["option"], out["option"].replace("_", " "))
+    if isinstance(out.get("players"), list):
+        out["players"] = [dict(p, home=title(p["home"])) if isinstance(p, dict) and isinstance(p.get("home"), str)
+                          else p for p in out["players"]]
+    return out
+
+
 def describe(event: dict, name) -> str:
     """One sentence for the move log; falls back to the event type if the data is unusual."""
     try:
         kind = event.get("type", "event")
         sentence = SENTENCES.get(kind)
-        data = event.get("data") or {}
+        data = _readable(kind, event.get("data") or {})
         if sentence:
             return sentence(data, name)
         return f"{str(kind).replace('_', ' ').capitalize()}."

@@ -82,7 +82,7 @@ def _special(t: str, d: dict, f: dict) -> str | None:
         why = "reached the VP target" if d.get("reason") == "vp_target" else "emptied the draw pile"
         return f"{f.get('player')} {why}: this is the last round."
     if t == "match_finished":
-        return f"The match finished ({d.get('reason')}); winner(s): {f.get('winners') or 'none'}."
+        return f"The match finished ({str(d.get('reason')).replace('_', ' ')}); winner(s): {f.get('winners') or 'none'}."
     return None
 
 

@@ -9,6 +9,7 @@ from marshmallow import ValidationError
 
 from domain.engine import ALL
 from domain.games.origins import GAME
+from domain.games.origins.command_text import tile_name
 from domain.games.origins import data as data_module
 from tests.unit.origins.origins_kit import P1, P2, given, play
 
@@ -94,7 +95,7 @@ def test_describe_every_event_type_and_odd_events():
     state, _ = play(given(), P1, "visit", worker="archon", site="workshop")
     _, events = play(state, P1, "build", tile=state["market"][0], as_farm=True, cell="C2")
     lines = [GAME.describe(e, lambda pid: f"<{pid}>") for e in events]
-    assert lines[0] == f"<p1> bought {state['market'][0]} as a farm and placed it on C2."
+    assert lines[0] == f"<p1> bought the {tile_name(state['market'][0])} as a farm and placed it on C2."
     assert lines[-1] == "<p2> is next."
     for odd in ({}, {"type": "site_visited"}, {"type": "attack_made", "data": None}, {"type": "nope", "data": {}}):
         assert isinstance(GAME.describe(odd, str), str)

@@ -628,7 +628,7 @@ def test_describe_sentences():
     names = {P1: "Ann", P2: "Bob"}.get
     ev = {"type": "planet_control_gained", "data": {"player": P1, "planet": "kaleth-veil",
                                                      "previous_controller": P2, "exhausted": True}}
-    assert GAME.describe(ev, names) == "Ann gained control of kaleth-veil from Bob."
+    assert GAME.describe(ev, names) == "Ann gained control of Kaleth Veil from Bob."
     assert isinstance(GAME.describe({"type": "exploration_card_revealed", "data": {}}, names), str)
     assert isinstance(GAME.describe({"type": "mystery"}, names), str)
     assert isinstance(GAME.describe({"type": "status_phase_resolved", "data": {"income": 5}}, names), str)
