@@ -25,7 +25,7 @@ def spawn(args, redis_url: str, log_path: Path, extra_env=None) -> subprocess.Po
                             stdout=log, stderr=subprocess.STDOUT)
 
 
-def wait_http(url: str, timeout: float = 20.0) -> None:
+def wait_http(url: str, timeout: float = 60.0) -> None:
     """Wait until `url` answers 200."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
