@@ -264,17 +264,17 @@ def _platform_sentence(env: dict, name, game) -> str:
     if t == pe.MATCH_STARTED:
         return "the match started with " + ", ".join(name(p) for p in d.get("players", []))
     if t == pe.MOVES_REVERTED:
-        span = f"versions {d.get('from_version')}-{d.get('to_version')}"
+        span = f"v{d.get('from_version')}-v{d.get('to_version')}"
         if d.get("cause") == "dispute":
-            return f"dispute {d.get('dispute')} was upheld: the moves of {span} were reverted"
+            return f"the dispute was upheld: the moves of {span} were overturned"
         return f"{name(env.get('actor'))} took back their last move ({span})"
     if t == pe.DISPUTE_OPENED:
-        return f"{name(d.get('by'))} disputed version {d.get('version')}: {d.get('reason')}"
+        return f"{name(d.get('by'))} disputed the move v{d.get('version')}: {d.get('reason')}"
     if t == pe.DISPUTE_VOTED:
-        return f"{name(d.get('player'))} voted to {'accept' if d.get('accept') else 'reject'} dispute {d.get('dispute')}"
+        return f"{name(d.get('player'))} voted to {'accept' if d.get('accept') else 'reject'} the dispute"
     if t == pe.DISPUTE_RESOLVED:
         why = " (its deadline passed)" if d.get("cause") == "deadline" else ""
-        return f"dispute {d.get('dispute')} was {d.get('status')}{why}"
+        return f"the dispute was {d.get('status')}{why}"
     if t == pe.TURN_TIMED_OUT:
         return f"{name(d.get('player'))}'s turn timed out"
     if t == pe.MATCH_FINISHED:
