@@ -14,7 +14,8 @@ from domain.engine.aggregate import Match
 
 FORMAT = 1
 FIELDS = ("id", "game_id", "status", "seats", "players", "options", "created_by", "commitment", "version",
-          "head", "draws", "game_state", "result", "seed", "turn_deadline_hours", "disputes")
+          "head", "draws", "game_state", "result", "seed", "turn_deadline_hours", "disputes",
+          "replace_after_timeouts", "timeouts", "stand_ins", "finished_at")
 
 
 def to_ranges(versions: list) -> list:
@@ -48,7 +49,8 @@ def from_json(doc: dict, games: dict, history=None) -> Match | None:
         return None
     match = Match(id=doc["id"])
     for name in FIELDS:
-        setattr(match, name, doc[name])
+        if name in doc:  # a snapshot written before a field existed keeps the field's default
+            setattr(match, name, doc[name])
     match.game = games[doc["game_id"]]
     match.effective = from_ranges(doc["effective"])
     match.chain = doc.get("chain", 1)  # snapshots written before the field are of format-1 matches

@@ -1,6 +1,8 @@
 """Pure: the match-list row and the inbox changes of a folded match."""
 from __future__ import annotations
 
+from domain.engine.platform_events import TURN_TIMED_OUT
+
 
 def match_row(match, updated_at: str) -> dict:
     """The match-list row of a match at its current version."""
@@ -23,10 +25,13 @@ def waiting(previous: dict | None, row: dict, at: str, last_acted: dict | None =
 
 
 def last_actions(envelopes, players, lookback: int = 500) -> dict:
-    """{player: time of their latest event} among the last `lookback` envelopes."""
+    """{player: time of their latest event} among the last `lookback` envelopes; a turn that timed out
+    counts as the player's (so their next turn starts afresh and gets its own deadline)."""
     out = {}
     for env in reversed(envelopes[-lookback:]):
         actor = env.get("actor")
+        if env["type"] == TURN_TIMED_OUT:
+            actor = (env.get("data") or {}).get("player")
         if actor in players and actor not in out:
             out[actor] = env["at"]
             if len(out) == len(players):

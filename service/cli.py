@@ -23,7 +23,7 @@ def cmd_web(args) -> int:
 
 
 def cmd_worker(args) -> int:
-    """Run an RQ worker on the given queues (default: projections and turn deadlines)."""
+    """Run an RQ worker on the given queues (default: projections, turn deadlines and bot turns)."""
     from workers.runner import run_worker
     queues = tuple(q.strip() for q in args.queues.split(",") if q.strip())
     print(f"turnstream worker: processing queues {', '.join(queues)}", flush=True)
@@ -71,15 +71,23 @@ def cmd_up(args) -> int:
 def cmd_rebuild(args) -> int:
     """Rebuild every projection from zero: drop the read models and checkpoints, replay every log."""
     from workers import context
-    from workers.jobs import project_partition
     from .wiring import build
     w = build(start_trigger=False)
     context.use(w)
+    rebuild_projections(w)
+    return 0
+
+
+def rebuild_projections(w) -> int:
+    """Drop every read model (rows, indexes, inboxes, ratings) and checkpoint of wiring `w`, then
+    project every partition's log again; return the match rows written."""
+    from workers.jobs import project_partition
     keys = w.store.keys
     dropped = 0
     for pattern in ("ts:idx:*", "ts:inbox:*"):
         for key in w.redis.scan_iter(match=pattern, count=500):
             dropped += w.redis.delete(key)
+    dropped += w.ratings.drop_all()
     for p in range(keys.partitions):
         w.redis.delete(keys.checkpoint(p))
         for key in w.redis.scan_iter(match=f"ts:{{p{p:02d}}}:rm:m:*", count=500):
@@ -91,12 +99,13 @@ def cmd_rebuild(args) -> int:
         if (p + 1) % 8 == 0 or p + 1 == keys.partitions:
             print(f"  partitions {p + 1}/{keys.partitions}: {total} match rows written", flush=True)
     print(f"rebuilt: {total} match rows", flush=True)
-    return 0
+    return total
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
     from . import history_cli
+    from workers.queues import MAIN
     from .benchmarks import engine as bench
     parser = argparse.ArgumentParser(
         prog="turnstream",
@@ -124,14 +133,14 @@ def build_parser() -> argparse.ArgumentParser:
     web.add_argument("--workers", type=int, default=None, help="web processes (default: WEB_CONCURRENCY or 2)")
     web.set_defaults(func=cmd_web)
 
-    worker = sub.add_parser("worker", help="run an RQ worker (projections and deadlines; webhooks with --queues)",
+    worker = sub.add_parser("worker", help="run an RQ worker (projections, deadlines, bots; webhooks with --queues)",
                             description="Run an RQ worker. It rides out a Redis restart (reconnects with "
                                         "backoff). Run one with the default queues and one with "
                                         "--queues notifications, so a slow webhook receiver never delays "
                                         "projections or turn deadlines (the Procfile and `up` do).")
     worker.add_argument("--burst", action="store_true", help="drain the queues and exit")
-    worker.add_argument("--queues", default="projections,default",
-                        help="comma-separated queues to serve, in priority order (default: projections,default;"
+    worker.add_argument("--queues", default=",".join(MAIN),
+                        help=f"comma-separated queues to serve, in priority order (default: {','.join(MAIN)};"
                              " webhook deliveries: notifications)")
     worker.set_defaults(func=cmd_worker)
 

@@ -32,6 +32,7 @@ class Settings:
     streams_per_address: int = 64
     stream_retry_after_seconds: int = 5
     stream_redis_connections: int = 16
+    bot_ms: float = 300.0
 
     @property
     def queue_url(self) -> str:
@@ -67,4 +68,5 @@ def from_env(env=None) -> Settings:
         streams_per_address=int(get("TURNSTREAM_STREAMS_PER_ADDRESS") or 64),
         stream_retry_after_seconds=int(get("TURNSTREAM_STREAM_RETRY_AFTER") or 5),
         stream_redis_connections=int(get("TURNSTREAM_STREAM_REDIS_CONNECTIONS") or 16),
+        bot_ms=float(get("TURNSTREAM_BOT_MS") or 300.0),
     )

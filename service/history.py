@@ -277,6 +277,11 @@ def _platform_sentence(env: dict, name, game) -> str:
         return f"the dispute was {d.get('status')}{why}"
     if t == pe.TURN_TIMED_OUT:
         return f"{name(d.get('player'))}'s turn timed out"
+    if t == pe.STAND_IN_STARTED:
+        return (f"{name(d.get('player'))} timed out {d.get('after_timeouts')} turns in a row: the {d.get('bot')} bot "
+                f"plays for them until they move again")
+    if t == pe.STAND_IN_ENDED:
+        return f"{name(d.get('player'))} is back and plays their own seat again"
     if t == pe.MATCH_FINISHED:
         winners = (d.get("result") or {}).get("winners") or []
         return "the match is over: " + (f"{names_sentence([name(p) for p in winners])} won" if winners else "nobody won")

@@ -4,6 +4,9 @@ from __future__ import annotations
 import json
 import re
 
+from domain.bots import NAMES as BOT_NAMES
+from domain.engine.bot_seats import seat_bots
+
 from .errors import ApiError
 from .openapi import schema_json
 from .users import short_id
@@ -101,3 +104,14 @@ def resolve_invites(users, raw: str) -> list:
     if problems:
         raise ApiError(400, "unknown_players", "; ".join(problems))
     return list(dict.fromkeys(ids))
+
+
+def bots_from_form(raw: str) -> list:
+    """Bot user ids from the lobby's comma-separated bot levels ("greedy, mcts")."""
+    levels = [level.lower() for level in re.split(r"[\s,]+", raw) if level]
+    unknown = [level for level in levels if level not in BOT_NAMES]
+    if unknown:
+        raise ApiError(400, "invalid_form", f"bots are {', '.join(BOT_NAMES)}; not {', '.join(unknown)}")
+    if len(levels) > 15:
+        raise ApiError(400, "invalid_form", "at most 15 bots")
+    return seat_bots(levels)

@@ -11,6 +11,7 @@ from marshmallow import ValidationError
 
 from domain.engine import HmacRng, RuleViolation
 from domain.engine import aggregate as agg
+from domain.engine import platform_events as pe
 from domain.engine.hashing import canonical_json, hash_body, salt_for
 from domain.engine.rng import commitment
 from domain.engine.timestamps import format_time
@@ -174,14 +175,16 @@ class MatchService:
                        current_version=res.version)
 
     def create(self, actor: str, game_id: str, options: dict, players: list | None = None,
-               seats: int | None = None, turn_deadline_hours: float | None = None) -> agg.Match:
-        """Create an invited match (starts at once) or an open one (waits for seats)."""
+               seats: int | None = None, turn_deadline_hours: float | None = None, bots: list | None = None,
+               replace_after_timeouts: int | None = None) -> agg.Match:
+        """Create an invited match (starts at once) or an open one (waits for seats); `bots` (bot user
+        ids) take seats at once."""
         game = self.games[game_id]
         match_id = "m_" + secrets.token_hex(8)
         seed = secrets.token_bytes(32)
         try:
             pending = agg.decide_create(game, match_id, actor, options, commitment(seed), players, seats,
-                                        turn_deadline_hours)
+                                        turn_deadline_hours, bots, replace_after_timeouts)
         except RuleViolation as exc:
             raise from_violation(exc, game_id) from None
         match = agg.Match(id=match_id, chain=pending[0]["data"]["chain"])
@@ -211,8 +214,10 @@ class MatchService:
             return match
 
     def submit(self, actor: str, match_id: str, type_: str, payload: dict, command_id: str | None = None,
-               expected_version: int | None = None) -> dict:
-        """Decide and append a game command; answer {"version", "events"} (idempotent by command id)."""
+               expected_version: int | None = None, stand_in: bool = False) -> dict:
+        """Decide and append a game command; answer {"version", "events"} (idempotent by command id).
+        A player's own command ends a stand-in bot's play for their seat (`stand_in_ended` first);
+        `stand_in=True` is the stand-in bot sending it for them."""
 
         def decide(match, rng):
             if actor not in match.players:
@@ -223,7 +228,12 @@ class MatchService:
                                current_version=match.version)
             agg.check_can_play(match, actor)
             loaded = self.validate_payload(match.game, type_, payload)
-            return agg.game_events(match.game, match.game_state, actor, {"type": type_, "payload": loaded}, rng)
+            events = agg.game_events(match.game, match.game_state, actor, {"type": type_, "payload": loaded}, rng)
+            if actor in match.stand_ins and not stand_in:
+                return [agg.new_event(pe.STAND_IN_ENDED, player=actor)] + events
+            if stand_in and actor not in match.stand_ins:
+                raise ApiError(409, "stand_in_over", "the player has taken their seat back")
+            return events
 
         return self.execute(match_id, actor, decide, command_id)
 

@@ -149,7 +149,11 @@ def build_document(games: dict) -> dict:
             "put": _op("register a webhook", body="Webhook", auth=True, errors=(400, 401)),
             "delete": _op("remove the webhook", auth=True, errors=(401,))},
         "/api/users/me/inbox": {"get": _op("matches waiting for your move", auth=True, errors=(401,))},
+        "/api/users/{user_id}": {"get": _op("a player's ratings per game and finished matches with rating changes",
+                                            params=[_path_param("user_id")], errors=(404,))},
         "/api/games": {"get": _op("the games, their options and command schemas")},
+        "/api/games/{game_id}/leaderboard": {"get": _op("the game's ratings (openskill Plackett-Luce), best first",
+                                                        params=[_path_param("game_id")], errors=(404,))},
         "/api/matches": {
             "get": _op("list matches", params=_query(schemas.ListMatches), errors=(400,)),
             "post": _op("create a match", "201", "CreateMatch", auth=True, errors=(400, 401, 404, 422))},

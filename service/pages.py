@@ -5,11 +5,14 @@ from flask import Blueprint, current_app, g, jsonify, make_response, redirect, r
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
+from domain.bots import NAMES as BOT_NAMES
+
+from . import ratings_views
 from .boards import has_picture, render_board
 from .errors import ApiError
 from .history import History
 from .http import wiring
-from .lobby_form import field_errors, option_fields, parse_options, resolve_invites
+from .lobby_form import bots_from_form, field_errors, option_fields, parse_options, resolve_invites
 from .match_page import live_sections
 from .web_sessions import LOGIN_CSRF_COOKIE, SESSION_COOKIE, SESSION_TTL_SECONDS, Sessions, same_secret
 
@@ -223,13 +226,21 @@ def new_match():
             raise ApiError(400, "unknown_game", "choose one of the games listed")
         options = game.options_schema.load(parse_options(game, request.form))
         deadline = _deadline_hours(request.form.get("turn_deadline_hours", ""))
+        bots = bots_from_form(request.form.get("bots", ""))
+        stand_in = _int_field(request.form.get("replace_after_timeouts", ""), "timeouts before a stand-in") \
+            if request.form.get("replace_after_timeouts", "").strip() else None
+        w.users.ensure_bots(bots, BOT_NAMES)
+        seating = {"turn_deadline_hours": deadline, "bots": bots, "replace_after_timeouts": stand_in}
         invited = resolve_invites(w.users, request.form.get("invite", ""))
         if invited:
             players = [user["id"]] + [p for p in invited if p != user["id"]]
-            match = w.matches.create(user["id"], game.id, options, players=players, turn_deadline_hours=deadline)
+            match = w.matches.create(user["id"], game.id, options, players=players, **seating)
         else:
             seats = _int_field(request.form.get("seats", ""), "seats")
-            match = w.matches.create(user["id"], game.id, options, seats=seats, turn_deadline_hours=deadline)
+            if bots and seats <= 1 + len(bots):  # you and the bots fill the table: it starts at once
+                match = w.matches.create(user["id"], game.id, options, players=[user["id"]], **seating)
+            else:
+                match = w.matches.create(user["id"], game.id, options, seats=seats, **seating)
     except ValidationError as exc:
         return lobby("invalid options: " + field_errors(exc.messages), 400, kept=_kept_form())
     except ApiError as exc:
@@ -272,6 +283,32 @@ def join(match_id):
     except ApiError as exc:
         return lobby(exc.message, exc.status)
     return redirect(f"/matches/{match_id}", 303)
+
+
+# -- standings -------------------------------------------------------------------------------------
+def _standings_page(template: str, read, **context):
+    """Render a standings template with what `read()` returns as `data`, or the error page for its ApiError."""
+    try:
+        data = read()
+    except ApiError as exc:
+        return error_page(exc.status, exc.message)
+    return render_template(template, user=page_user(), data=data, **context)
+
+
+@bp.get("/games/<game_id>/leaderboard")
+def leaderboard_page(game_id):
+    """A game's ratings, best first."""
+    w = wiring()
+    return _standings_page("leaderboard.html", lambda: ratings_views.leaderboard_rows(w, game_id),
+                           game=w.games.get(game_id), games=list(w.games.values()))
+
+
+@bp.get("/users/<user_id>")
+def player_page(user_id):
+    """A player's ratings per game and finished matches with results and rating changes."""
+    w = wiring()
+    return _standings_page("player.html", lambda: ratings_views.player_record(w, user_id),
+                           titles={gm.id: gm.title for gm in w.games.values()})
 
 
 # -- the match page --------------------------------------------------------------------------------

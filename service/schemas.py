@@ -36,6 +36,10 @@ class CreateMatch(Schema):
     options = fields.Dict(keys=fields.Str(), load_default=dict)
     turn_deadline_hours = fields.Float(validate=validate.Range(min=0.001, max=24 * 60), allow_none=True,
                                        load_default=None)
+    bots = fields.List(fields.Str(validate=validate.OneOf(["random", "greedy", "mcts"])),
+                       validate=validate.Length(max=15), load_default=list)
+    replace_after_timeouts = fields.Int(validate=validate.Range(min=1, max=100), strict=True, allow_none=True,
+                                        load_default=None)
 
 
 class SubmitCommand(Schema):

@@ -5,6 +5,8 @@ import hashlib
 import hmac
 import secrets
 
+from domain.engine.bot_seats import bot_level
+
 from .errors import ApiError
 from .keys import Keys
 
@@ -70,6 +72,17 @@ class Users:
             self.r.delete(Keys.token(old))
         if self.cache is not None:
             self.cache.announce(user_id)
+
+    def ensure_bots(self, bot_ids: list, names: dict) -> None:
+        """Create the user records of these bots if missing (`names`: level -> display name); a bot has no token."""
+        pipe = self.r.pipeline(transaction=False)
+        for bid in bot_ids:
+            level, n = bot_level(bid), int(bid.rsplit(":", 1)[1])
+            name = names[level] if n == 1 else f"{names[level]} {n}"
+            pipe.hsetnx(Keys.user(bid), "id", bid)
+            pipe.hsetnx(Keys.user(bid), "name", name)
+            pipe.hsetnx(Keys.user(bid), "bot", level)
+        pipe.execute()
 
     def get(self, user_id: str) -> dict | None:
         """A user's public record, or None."""

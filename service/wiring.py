@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.games import load_games
+from projections.ratings import Ratings
 from projections.readers import ReadModels
 from projections.snapshots import SnapshotStore
 
@@ -31,6 +32,7 @@ class Wiring:
     games: dict
     matches: MatchService
     read_models: ReadModels
+    ratings: Ratings
     rate_limiter: RateLimiter
     trigger: Any
     openapi: dict
@@ -51,7 +53,8 @@ def build(settings: Settings | None = None, redis_client=None, queue_redis=None,
     snapshots = SnapshotStore(r, store.keys, settings.snapshot_every, games, store.read_range)
     matches = MatchService(store, games, notify=trigger.notify, cache_size=settings.cache_size, snapshots=snapshots)
     return Wiring(settings=settings, redis=r, store=store, users=Users(r, AuthCache(r, settings.auth_cache_seconds)), games=games, matches=matches,
-                  read_models=ReadModels(r, store.keys), rate_limiter=RateLimiter(settings.rate_limit_per_minute),
+                  read_models=ReadModels(r, store.keys), ratings=Ratings(r),
+                  rate_limiter=RateLimiter(settings.rate_limit_per_minute),
                   trigger=trigger, openapi=build_document(games),
                   live=build_live(settings, redis_client, games, matches))
 

@@ -7,11 +7,12 @@ from datetime import timedelta
 from domain.engine import RuleViolation
 from domain.engine import platform_events as pe
 from domain.engine.aggregate import new_event
+from domain.engine.bot_seats import STAND_IN_LEVEL
 from domain.engine.timestamps import parse_time
 from projections.summary import turns_started
 
 from .context import wiring
-from .queues import DEFAULT, queue
+from .queues import DEFAULT, job_id, queue
 
 log = logging.getLogger("turnstream.deadlines")
 
@@ -21,7 +22,7 @@ JOB = "workers.deadlines.turn_deadline"
 def deadline_job_id(match_id: str, player: str, since: str) -> str:
     """The unique job id of one turn's deadline (safe to schedule twice)."""
     stamp = int(parse_time(since).timestamp() * 1000)
-    return f"deadline-{match_id}-{player}-{stamp}"
+    return job_id("deadline", match_id, player, stamp)
 
 
 def schedule(changes: list, matches: dict) -> list:
@@ -56,6 +57,14 @@ def still_waiting(w, match_id: str, player: str, since: str) -> bool:
     return bool(rows) and rows[0].get("waiting", {}).get(player) == since
 
 
+def stand_in_events(match, player: str) -> list:
+    """stand_in_started when this timeout is the player's `replace_after_timeouts`-th in a row."""
+    limit = match.replace_after_timeouts
+    if not limit or player in match.stand_ins or match.timeouts.get(player, 0) + 1 < limit:
+        return []
+    return [new_event(pe.STAND_IN_STARTED, pe.PLATFORM, player=player, bot=STAND_IN_LEVEL, after_timeouts=limit)]
+
+
 def turn_deadline(match_id: str, player: str, since: str) -> str:
     """The deadline of `player`'s turn that began at `since` passed: append turn_timed_out and the
     game's on_timeout events unless the turn is over; return what happened."""
@@ -71,7 +80,7 @@ def turn_deadline(match_id: str, player: str, since: str) -> str:
         events = [new_event(pe.TURN_TIMED_OUT, pe.PLATFORM, player=player)]
         for ev in match.game.on_timeout(match.game_state, player, rng):
             events.append(new_event(ev["type"], pe.GAME, **ev["data"]))
-        return events
+        return events + stand_in_events(match, player)
 
     from service.errors import ApiError
     try:

@@ -1,4 +1,4 @@
-"""What follows a projection batch: schedule turn deadlines and send notifications for the changed rows."""
+"""What follows a projection batch: schedule turn deadlines, bot turns and notifications for the changed rows."""
 from __future__ import annotations
 
 import logging
@@ -10,11 +10,11 @@ log = logging.getLogger("turnstream.worker")
 
 def after_projection(changes: list, matches: dict) -> None:
     """Hand the projection's [(previous row, row)] changes, with the folded matches by id, to the
-    deadline and notification jobs."""
+    deadline, bot-turn and notification jobs."""
     if not changes:
         return
-    from . import deadlines, notifications
-    for follow_up in (deadlines.schedule, notifications.notify):
+    from . import bot_turns, deadlines, notifications
+    for follow_up in (deadlines.schedule, bot_turns.schedule, notifications.notify):
         try:
             follow_up(changes, matches)
         except RedisError as exc:

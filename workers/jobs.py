@@ -26,6 +26,7 @@ def project_partition(p: int) -> int:
             return written
         match_ids = list(dict.fromkeys(fields["m"] for _id, fields in entries))
         matches = [w.matches.load(mid) for mid in match_ids]
+        w.ratings.record_finished(matches)  # before the checkpoint moves: a crash here records them next time
         changes = writer.apply(p, matches, entries[-1][0])
         after_projection(changes, {m.id: m for m in matches})
         w.matches.snapshots.write_due(matches)

@@ -4,10 +4,11 @@ from __future__ import annotations
 PROJECTIONS = "projections"
 DEFAULT = "default"
 NOTIFICATIONS = "notifications"
-ALL = (PROJECTIONS, DEFAULT, NOTIFICATIONS)
+BOTS = "bots"  # bot turns: a bot's search (up to TURNSTREAM_BOT_MS) runs after projections and deadlines
+ALL = (PROJECTIONS, DEFAULT, NOTIFICATIONS, BOTS)
 # what `turnstream worker` serves unless told otherwise: webhook deliveries run in their own worker
 # (`--queues notifications`), so a slow receiver never delays projections or turn deadlines
-MAIN = (PROJECTIONS, DEFAULT)
+MAIN = (PROJECTIONS, DEFAULT, BOTS)
 DELIVERIES = (NOTIFICATIONS,)
 PROJECT_JOB = "workers.jobs.project_partition"
 ALIVE_PREFIX = "ts:worker-alive:"  # in the queue Redis: set while a worker process runs (short TTL)
@@ -18,6 +19,11 @@ _CONNECTIONS: dict = {}
 def alive_key(worker_name: str) -> str:
     """The key that says a worker process is alive (refreshed by its reconciler thread)."""
     return ALIVE_PREFIX + worker_name
+
+
+def job_id(*parts) -> str:
+    """A job id from parts joined by dashes (RQ allows letters, digits, _ and -: a bot's `:` becomes `_`)."""
+    return "-".join(str(part) for part in parts).replace(":", "_")
 
 
 def project_job_id(p: int) -> str:

@@ -36,23 +36,25 @@ def best_value(game, state: dict, player: str, dice: int, follow_ups: int) -> tu
     return best if best is not None else value
 
 
-def choose(info: InformationSet, seed: int) -> dict:
-    """Try every legal command on one determinization (the same simulated dice for each) and keep the
-    best; ties are broken at random (seeded)."""
-    rng = SimRng(seed)
-    if len(info.legal) == 1:
-        return info.legal[0]
+def rank(info: InformationSet, rng: SimRng) -> list:
+    """[(value, command)] for every legal command tried on one determinization (the same simulated dice
+    for each), best first; equal values in a seeded random order."""
     game, me = info.game, info.player
     sampled = json.dumps(info.sample(rng))
     dice = rng.randint(0, 2 ** 31)
-    best, top = [], None
+    scored = []
     for command in info.legal:
         after = step(game, json.loads(sampled), me, command, SimRng(dice))
-        if after is None:
-            continue
-        value = best_value(game, after, me, dice, FOLLOW_UPS)
-        if top is None or value > top:
-            best, top = [command], value
-        elif value == top:
-            best.append(command)
-    return rng.choice(best or info.legal)
+        if after is not None:
+            scored.append((best_value(game, after, me, dice, FOLLOW_UPS), rng.random(), command))
+    scored.sort(key=lambda t: (t[0], t[1]), reverse=True)
+    return [(value, command) for value, _tie, command in scored]
+
+
+def choose(info: InformationSet, seed: int) -> dict:
+    """The best command by `rank` (ties broken at random, seeded)."""
+    rng = SimRng(seed)
+    if len(info.legal) == 1:
+        return info.legal[0]
+    ranked = rank(info, rng)
+    return ranked[0][1] if ranked else rng.choice(info.legal)

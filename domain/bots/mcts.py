@@ -1,20 +1,24 @@
 """The MCTS bot: information-set Monte Carlo tree search over determinizations of the seat's view.
 
-Each iteration draws a state consistent with the view, walks the tree choosing, for whoever moves,
-the command with the best UCB among those legal in that determinization (counting availability, as
-single-observer ISMCTS does), adds one node, plays random commands for a bounded depth with the
-game's own decide/evolve, and scores the end with the per-game evaluation.
+The root's candidates are the greedy bot's best few commands (its ranking seeds each with one
+virtual visit, so with no time to search the MCTS bot plays as the greedy one). Each iteration draws
+a state consistent with the view, walks the tree choosing, for whoever moves, the command with the
+best UCB among those legal in that determinization (counting availability, as single-observer ISMCTS
+does), adds one node, plays random commands for a bounded depth with the game's own decide/evolve,
+and scores the end with the per-game evaluation.
 """
 from __future__ import annotations
 
 import math
 
-from .evaluation import reward
+from . import greedy
+from .evaluation import SCORES, reward
 from .information import InformationSet, SimRng, canonical, command_key
 from .simulate import step, to_move
 
 EXPLORATION = 0.7
-ROLLOUT_DEPTH = 12
+ROLLOUT_DEPTH = 6
+CANDIDATES = 4  # the greedy ranking's best commands the root searches among
 DEFAULT_ITERATIONS = 200  # without a stop condition (tests, benchmarks pass their own)
 MIN_ITERATIONS = 8  # even when the time is up, so a slow machine still searches a little
 
@@ -45,7 +49,8 @@ def _iterate(info: InformationSet, root: Node, rng: SimRng, depth: int) -> None:
         actor = info.player if node is root else to_move(game, state)
         if actor is None:
             break
-        legal = info.legal if node is root else canonical(game.legal_commands(state, actor))
+        legal = [c.command for c in root.children.values()] if node is root \
+            else canonical(game.legal_commands(state, actor))
         if not legal:
             break
         keys = [command_key(c) for c in legal]
@@ -80,6 +85,11 @@ def _iterate(info: InformationSet, root: Node, rng: SimRng, depth: int) -> None:
         n.total += rewards[n.actor]
 
 
+def scale(info: InformationSet) -> float:
+    """The game's advantage scale (what a clear lead is worth)."""
+    return SCORES[info.game.id][2]
+
+
 def choose(info: InformationSet, seed: int, should_stop=None, iterations: int | None = None,
            depth: int = ROLLOUT_DEPTH) -> dict:
     """Search until `iterations` are done or `should_stop()` says so (after a few at least); send the
@@ -88,6 +98,10 @@ def choose(info: InformationSet, seed: int, should_stop=None, iterations: int | 
         return info.legal[0]
     rng = SimRng(seed)
     root = Node()
+    for value, command in greedy.rank(info, rng)[:CANDIDATES]:
+        child = root.children[command_key(command)] = Node(command, info.player)
+        child.visits, child.available = 1, 1  # one virtual visit worth the greedy evaluation
+        child.total = 1.0 if value[0] > 0 else 0.0 if value[0] < 0 else 0.5 + 0.5 * math.tanh(value[1] / scale(info))
     limit = iterations if iterations is not None else (None if should_stop else DEFAULT_ITERATIONS)
     done = 0
     while limit is None or done < limit:

@@ -43,6 +43,10 @@ class Match:
     result: dict | None = None
     seed: str | None = None
     turn_deadline_hours: float | None = None
+    replace_after_timeouts: int | None = None  # consecutive timeouts before a stand-in bot plays a seat
+    timeouts: dict = field(default_factory=dict)  # player -> consecutive turn timeouts
+    stand_ins: dict = field(default_factory=dict)  # player -> level of the bot standing in for them
+    finished_at: str | None = None
     disputes: dict = field(default_factory=dict)
     envelopes: list = field(default_factory=list)
     effective: list = field(default_factory=list)  # versions of the effective game events
@@ -57,6 +61,8 @@ class Match:
         self.head = env.get("hash", self.head)
         for draw in env.get("rng") or ():
             self.draws = max(self.draws, draw[0] + 1)
+        if self.timeouts.get(env.get("actor")):
+            self.timeouts = {**self.timeouts, env["actor"]: 0}  # replaced, never mutated: see _Rollback
         if env["scope"] == pe.GAME:
             self.effective.append(env["version"])
             self.game_state = self.game.evolve(self.game_state, {"type": env["type"], "data": env["data"]})
@@ -64,6 +70,8 @@ class Match:
         handler = _PLATFORM_APPLY.get(env["type"])
         if handler:
             handler(self, env["data"], games)
+        if env["type"] == pe.MATCH_FINISHED:
+            self.finished_at = env.get("at")
 
     def _refold_game(self) -> None:
         """Recompute the game state from the effective game events."""
@@ -150,6 +158,7 @@ def _apply_created(m: Match, d: dict, games: dict) -> None:
     m.commitment = d["commitment"]
     m.chain = d.get("chain", LEGACY_FORMAT)
     m.turn_deadline_hours = d.get("turn_deadline_hours")
+    m.replace_after_timeouts = d.get("replace_after_timeouts")
     m.status = "open"
 
 
@@ -179,6 +188,19 @@ def _apply_dispute_voted(m: Match, d: dict, games: dict) -> None:
 
 def _apply_dispute_resolved(m: Match, d: dict, games: dict) -> None:
     m.disputes[d["dispute"]]["status"] = d["status"]
+
+
+def _apply_timed_out(m: Match, d: dict, games: dict) -> None:
+    m.timeouts = {**m.timeouts, d["player"]: m.timeouts.get(d["player"], 0) + 1}
+
+
+def _apply_stand_in_started(m: Match, d: dict, games: dict) -> None:
+    m.stand_ins = {**m.stand_ins, d["player"]: d["bot"]}
+    m.timeouts = {**m.timeouts, d["player"]: 0}
+
+
+def _apply_stand_in_ended(m: Match, d: dict, games: dict) -> None:
+    m.stand_ins = {p: bot for p, bot in m.stand_ins.items() if p != d["player"]}
 
 
 def _apply_finished(m: Match, d: dict, games: dict) -> None:
@@ -217,6 +239,9 @@ _PLATFORM_APPLY = {
     pe.DISPUTE_OPENED: _apply_dispute_opened,
     pe.DISPUTE_VOTED: _apply_dispute_voted,
     pe.DISPUTE_RESOLVED: _apply_dispute_resolved,
+    pe.TURN_TIMED_OUT: _apply_timed_out,
+    pe.STAND_IN_STARTED: _apply_stand_in_started,
+    pe.STAND_IN_ENDED: _apply_stand_in_ended,
     pe.MATCH_FINISHED: _apply_finished,
     pe.SEED_REVEALED: _apply_seed_revealed,
 }
@@ -233,21 +258,28 @@ def fold(match_id: str, envelopes, games: dict, into: Match | None = None) -> Ma
 # -- deciding platform commands -----------------------------------------------------------------
 def decide_create(game, match_id: str, created_by: str, options: dict, commitment: str,
                   players: list | None = None, seats: int | None = None,
-                  turn_deadline_hours: float | None = None) -> list[dict]:
-    """Events that create a match: invited (players given, starts at once) or open (seats given)."""
+                  turn_deadline_hours: float | None = None, bots: list | None = None,
+                  replace_after_timeouts: int | None = None) -> list[dict]:
+    """Events that create a match: invited (players given, starts at once) or open (seats given).
+    `bots` (bot user ids) are seated after the players, or beside the creator in an open match."""
+    bots = list(bots or [])
     if players is not None:
         if len(set(players)) != len(players):
             raise RuleViolation("platform:match.distinct-players", "a player may take only one seat")
-        seats = len(players)
-        seated = list(players)
+        seats = len(players) + len(bots)
+        seated = list(players) + bots
     else:
-        seated = [created_by]
+        seated = [created_by] + bots
+        if len(seated) > seats:
+            raise RuleViolation("platform:match.player-count",
+                                f"{len(bots)} bots and you need {len(seated)} seats, not {seats}")
     if not game.min_players <= seats <= game.max_players:
         raise RuleViolation("platform:match.player-count",
                             f"{game.title} takes {game.min_players}-{game.max_players} players, not {seats}")
     return [new_event(pe.MATCH_CREATED, game=game.id, seats=seats, players=seated, options=options,
                       rules_version=pe.RULES_VERSION, commitment=commitment, chain=CHAIN_FORMAT,
-                      created_by=created_by, turn_deadline_hours=turn_deadline_hours)]
+                      created_by=created_by, turn_deadline_hours=turn_deadline_hours,
+                      **({"replace_after_timeouts": replace_after_timeouts} if replace_after_timeouts else {}))]
 
 
 def decide_start(m: Match, rng) -> list[dict]:

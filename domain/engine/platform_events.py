@@ -15,3 +15,5 @@ PLATFORM = "platform"
 GAME = "game"
 
 RULES_VERSION = "2026.11"
+STAND_IN_STARTED = "stand_in_started"
+STAND_IN_ENDED = "stand_in_ended"

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from flask import Blueprint
 
+from .. import ratings_views
 from ..http import wiring
 from ..openapi import schema_json
 
@@ -20,6 +21,12 @@ def describe_game(game) -> dict:
 def list_games():
     """Every game this service hosts."""
     return {"games": [describe_game(g) for g in wiring().games.values()]}
+
+
+@bp.get("/api/games/<game_id>/leaderboard")
+def leaderboard(game_id):
+    """The game's ratings (openskill Plackett-Luce, shown as mu - 3 sigma), best first."""
+    return {"game": game_id, "ratings": ratings_views.leaderboard_rows(wiring(), game_id)}
 
 
 @bp.get("/api/openapi.json")

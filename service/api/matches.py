@@ -4,6 +4,9 @@ from __future__ import annotations
 from flask import Blueprint
 from marshmallow import ValidationError
 
+from domain.bots import NAMES as BOT_NAMES
+from domain.engine.bot_seats import seat_bots
+
 from .. import schemas
 from ..errors import ApiError
 from ..http import body, current_user, query, wiring
@@ -38,8 +41,11 @@ def create_match():
         options = game.options_schema.load(data["options"])
     except ValidationError as exc:
         raise ApiError(400, "invalid_options", f"invalid options for {game.title}", fields=exc.messages) from None
+    bots = seat_bots(data["bots"])
+    w.users.ensure_bots(bots, BOT_NAMES)
     match = w.matches.create(user["id"], game.id, options, players=data.get("players"), seats=data.get("seats"),
-                             turn_deadline_hours=data["turn_deadline_hours"])
+                             turn_deadline_hours=data["turn_deadline_hours"], bots=bots,
+                             replace_after_timeouts=data["replace_after_timeouts"])
     return summary(match), 201
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask import Blueprint
 
-from .. import schemas
+from .. import ratings_views, schemas
 from ..http import body, current_user, query, wiring
 
 bp = Blueprint("users", __name__)
@@ -60,6 +60,12 @@ def delete_webhook():
     user = current_user()
     wiring().users.set_webhook(user["id"], None)
     return {"url": None}
+
+
+@bp.get("/api/users/<user_id>")
+def get_user(user_id):
+    """A player's name, ratings per game and finished matches with result and rating change."""
+    return ratings_views.player_record(wiring(), user_id)
 
 
 @bp.get("/api/users/me/inbox")

@@ -1,0 +1,153 @@
+"""Per-game ratings: openskill's Plackett-Luce model folded over finished matches in the order they finished.
+
+Every finished match is recorded once (its players and ranks by finish time); the ratings are the fold
+of those records in (finish time, match id) order, so the live projection and a rebuild from zero
+reach the same numbers whichever order the partitions are projected in: a match recorded after a
+later one makes the fold start again from the first match of its game.
+"""
+from __future__ import annotations
+
+import json
+
+from domain.engine.timestamps import epoch
+
+TAG = "{rt}"  # one hash slot for every rating key (a game's fold is one MULTI, also on a cluster)
+
+
+def _model():
+    from openskill.models import PlackettLuce
+    return PlackettLuce()
+
+
+def shown(mu: float, sigma: float) -> float:
+    """The rating shown: the conservative estimate mu - 3 sigma (openskill's ordinal), 2 decimals."""
+    return round(mu - 3 * sigma, 2)
+
+
+def _points(value) -> float:
+    if isinstance(value, dict):
+        value = value.get("total", value.get("vp", 0))
+    return float(value) if isinstance(value, (int, float)) else 0.0
+
+
+def ranks(result: dict, players: list) -> list:
+    """1-based ranks (ties share one): winners first, then by score."""
+    winners = set(result.get("winners") or [])
+    scores = result.get("scores") or {}
+    keys = {p: (p in winners, _points(scores.get(p))) for p in players}
+    ordered = sorted(set(keys.values()), reverse=True)
+    return [ordered.index(keys[p]) + 1 for p in players]
+
+
+def rate(table: dict, record: dict, model=None) -> dict:
+    """Apply one finished match to `table` ({user: {"mu", "sigma", "matches"}}, changed in place); return
+    {user: {"before", "after", "rank"}} in shown ratings."""
+    model = model or _model()
+    players, places = record["players"], record["ranks"]
+    teams = []
+    for p in players:
+        row = table.get(p)
+        teams.append([model.rating(mu=row["mu"], sigma=row["sigma"], name=p) if row else model.rating(name=p)])
+    before = {p: shown(t[0].mu, t[0].sigma) for p, t in zip(players, teams)}
+    changes = {}
+    for p, place, (new,) in zip(players, places, model.rate(teams, ranks=places)):
+        table[p] = {"mu": new.mu, "sigma": new.sigma, "matches": table.get(p, {}).get("matches", 0) + 1}
+        changes[p] = {"before": before[p], "after": shown(new.mu, new.sigma), "rank": place}
+    return changes
+
+
+class Ratings:
+    """The ratings read model in Redis: records of finished matches, each game's table and changes."""
+
+    def __init__(self, redis_client):
+        self.r = redis_client
+
+    @staticmethod
+    def key(kind: str, game: str = "") -> str:
+        """A rating key: finished (zset by finish time), records, table, changes, folded (last folded)."""
+        return f"ts:{TAG}:{kind}:{game}" if game else f"ts:{TAG}:{kind}"
+
+    def record_finished(self, matches: list) -> int:
+        """Record every finished match not yet recorded and fold it into its game's ratings; return how many."""
+        done = 0
+        for m in matches:
+            if m.status != "finished" or not m.result or self.r.hexists(self.key("records", m.game_id), m.id):
+                continue
+            at = epoch(m.finished_at) if m.finished_at else 0.0
+            record = {"match": m.id, "players": list(m.players), "ranks": ranks(m.result, list(m.players)),
+                      "at": m.finished_at}
+            with self.r.lock(self.key("lock", m.game_id), timeout=60, blocking_timeout=60):
+                self._add(m.game_id, at, record)
+            done += 1
+        return done
+
+    def _add(self, game: str, at: float, record: dict) -> None:
+        tx = self.r.pipeline(transaction=True)
+        tx.hset(self.key("records", game), record["match"], json.dumps(record))
+        tx.zadd(self.key("finished", game), {record["match"]: at})
+        tx.sadd(self.key("games"), game)
+        tx.execute()
+        folded = self.r.get(self.key("folded", game))
+        position = [at, record["match"]]
+        if folded is not None and json.loads(folded) < position:
+            table = {u: json.loads(v) for u, v in self.r.hgetall(self.key("table", game)).items()}
+            self._write(game, table, {record["match"]: rate(table, record)}, position, fresh=False)
+        else:
+            self.refold(game)
+
+    def refold(self, game: str) -> None:
+        """Fold every recorded match of `game` from the first, in finish order, and store the result."""
+        model = _model()
+        table, changes, position = {}, {}, None
+        records = self.r.hgetall(self.key("records", game))
+        for match_id, at in self.r.zrange(self.key("finished", game), 0, -1, withscores=True):
+            changes[match_id] = rate(table, json.loads(records[match_id]), model)
+            position = [at, match_id]
+        self._write(game, table, changes, position, fresh=True)
+
+    def _write(self, game: str, table: dict, changes: dict, position, fresh: bool) -> None:
+        tx = self.r.pipeline(transaction=True)
+        if fresh:
+            tx.delete(self.key("table", game), self.key("changes", game))
+        if table:
+            tx.hset(self.key("table", game), mapping={u: json.dumps(v) for u, v in table.items()})
+        if changes:
+            tx.hset(self.key("changes", game), mapping={m: json.dumps(c) for m, c in changes.items()})
+        if position is not None:
+            tx.set(self.key("folded", game), json.dumps(position))
+        tx.execute()
+
+    # -- reading -------------------------------------------------------------------------------
+    def leaderboard(self, game: str) -> list:
+        """[{"user", "rating", "mu", "sigma", "matches"}] best first (ties: more matches, then user id)."""
+        rows = []
+        for user, raw in self.r.hgetall(self.key("table", game)).items():
+            v = json.loads(raw)
+            rows.append({"user": user, "rating": shown(v["mu"], v["sigma"]), "mu": round(v["mu"], 3),
+                         "sigma": round(v["sigma"], 3), "matches": v["matches"]})
+        rows.sort(key=lambda r: (-r["rating"], -r["matches"], r["user"]))
+        return rows
+
+    def of_user(self, user: str) -> dict:
+        """{game: shown rating} for every game the user has a rating in."""
+        games = sorted(self.r.smembers(self.key("games")))
+        pipe = self.r.pipeline(transaction=False)
+        for game in games:
+            pipe.hget(self.key("table", game), user)
+        out = {}
+        for game, raw in zip(games, pipe.execute()):
+            if raw:
+                v = json.loads(raw)
+                out[game] = shown(v["mu"], v["sigma"])
+        return out
+
+    def changes(self, game: str, match_ids: list) -> dict:
+        """{match id: {user: {"before", "after", "rank"}}} for these matches of one game."""
+        if not match_ids:
+            return {}
+        raws = self.r.hmget(self.key("changes", game), match_ids)
+        return {m: json.loads(raw) for m, raw in zip(match_ids, raws) if raw}
+
+    def drop_all(self) -> int:
+        """Delete every rating key (before a rebuild); return how many."""
+        return sum(self.r.delete(k) for k in self.r.scan_iter(match=f"ts:{TAG}:*", count=500))

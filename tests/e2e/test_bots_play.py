@@ -1,0 +1,148 @@
+"""A person plays every game against every bot level over HTTP with a real worker; an absent player
+is stood in for by the greedy bot after repeated timeouts and takes the seat back by moving."""
+from __future__ import annotations
+
+import random
+import threading
+import time
+
+import pytest
+
+from domain.engine.timestamps import parse_time
+from tests.e2e.processes import Api, service
+from tests.waiting import wait_for
+
+BOT_MS = 100
+SHORT = {"uchronia": {"max_rounds": 5}, "merchant-of-venus": {"max_rounds": 3},
+         "ti4-exploration": {"rounds": 1}, "origins": {"max_rounds": 3}}
+
+
+def play_as_person(api: Api, me: str, match_id: str, seed: int, timeout: float = 240) -> dict:
+    """Send a random legal command whenever it is `me`'s move, until the match finishes; return its summary."""
+    chooser = random.Random(seed)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        status, legal = api.get(f"/api/matches/{match_id}/legal")
+        assert status == 200
+        if legal["commands"]:
+            command = dict(chooser.choice(legal["commands"]), expected_version=legal["version"])
+            status, answer = api.post(f"/api/matches/{match_id}/commands", command)
+            assert status in (201, 409), answer  # 409: a bot moved in between
+            continue
+        summary = api.get(f"/api/matches/{match_id}")[1]
+        if summary["status"] == "finished":
+            return summary
+        time.sleep(0.1)  # a person does not poll in a tight loop; it would starve the worker on 2 cores
+    raise AssertionError(f"{match_id} did not finish in {timeout} s")
+
+
+def bot_delays(events: list, bot: str) -> list:
+    """Seconds from the event before each of the bot's commands to that command's first event (the
+    events of one command share their time stamp)."""
+    return [(parse_time(env["at"]) - parse_time(before["at"])).total_seconds()
+            for before, env in zip(events, events[1:]) if env["actor"] == bot and env["at"] != before["at"]]
+
+
+@pytest.mark.slow
+def test_a_person_plays_each_game_against_each_bot_level(redis_url, tmp_path):
+    import redis
+    redis.Redis.from_url(redis_url).flushdb()
+    with service(redis_url, tmp_path, extra_env={"TURNSTREAM_BOT_MS": str(BOT_MS)}) as base:
+        _, ann = Api(base).post("/api/users", {"name": "ann"})
+        api = Api(base, ann["token"])
+        outcomes, failures = {}, []
+
+        def one(game: str, level: str, seed: int) -> None:
+            try:
+                status, match = api.post("/api/matches", {"game": game, "players": [ann["id"]], "bots": [level],
+                                                          "options": SHORT[game]})
+                assert status == 201 and match["status"] == "active", match
+                summary = play_as_person(api, ann["id"], match["id"], seed)
+                events = api.get(f"/api/matches/{match['id']}/events")[1]["events"]
+                outcomes[(game, level)] = (summary, events)
+            except BaseException as exc:  # reported below, with the game and level
+                failures.append((game, level, repr(exc)))
+
+        for level in ("random", "greedy", "mcts"):
+            threads = [threading.Thread(target=one, args=(game, level, n)) for n, game in enumerate(SHORT)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+        assert not failures, failures
+        for (game, level), (summary, events) in outcomes.items():
+            bot = f"bot:{level}:1"
+            assert summary["players"] == [ann["id"], bot] and summary["result"]["winners"]
+            moved = [e for e in events if e["actor"] == bot]
+            assert moved, f"the {level} bot never moved in {game}"
+            slowest = max(bot_delays(events, bot))
+            assert slowest <= BOT_MS / 1000 + 1.0, f"{level} in {game}: a bot move took {slowest:.2f} s"
+        board = api.get("/api/games/uchronia/leaderboard")[1]["ratings"]
+        assert {r["user"] for r in board} == {ann["id"], "bot:random:1", "bot:greedy:1", "bot:mcts:1"}
+        assert {r["name"] for r in board} >= {"Random bot", "Greedy bot", "MCTS bot"}
+
+
+def test_an_absent_player_is_stood_in_for_and_takes_the_seat_back(redis_url, tmp_path):
+    import redis
+    redis.Redis.from_url(redis_url).flushdb()
+    with service(redis_url, tmp_path, extra_env={"TURNSTREAM_BOT_MS": str(BOT_MS)}) as base:
+        _, ann = Api(base).post("/api/users", {"name": "ann"})
+        _, bob = Api(base).post("/api/users", {"name": "bob"})
+        ann_api, bob_api = Api(base, ann["token"]), Api(base, bob["token"])
+        status, match = ann_api.post("/api/matches", {"game": "uchronia", "players": [ann["id"], bob["id"]],
+                                                      "turn_deadline_hours": 0.001, "replace_after_timeouts": 2})
+        assert status == 201
+        mid = match["id"]
+        chooser = random.Random(5)
+        stop = threading.Event()
+
+        def ann_plays():
+            while not stop.is_set():
+                _, legal = ann_api.get(f"/api/matches/{mid}/legal")
+                if legal["commands"]:
+                    ann_api.post(f"/api/matches/{mid}/commands",
+                                 dict(chooser.choice(legal["commands"]), expected_version=legal["version"]))
+                time.sleep(0.05)
+
+        player = threading.Thread(target=ann_plays, daemon=True)
+        player.start()
+        try:
+            def events():
+                return ann_api.get(f"/api/matches/{mid}/events")[1]["events"]
+
+            def stood_in():
+                evs = events()
+                started = [e for e in evs if e["type"] == "stand_in_started"]
+                return evs if started and any(e["actor"] == bob["id"] and e["version"] > started[0]["version"]
+                                              for e in evs) else None
+
+            evs = wait_for(stood_in, 40, "two timeouts of bob, then the stand-in moving for him", interval=0.2)
+            started = next(e for e in evs if e["type"] == "stand_in_started")
+            assert started["data"] == {"player": bob["id"], "bot": "greedy", "after_timeouts": 2}
+            timeouts = [e for e in evs if e["type"] == "turn_timed_out" and e["version"] < started["version"]]
+            assert [e["data"]["player"] for e in timeouts][-2:] == [bob["id"], bob["id"]]
+
+            def bob_moves():
+                _, legal = bob_api.get(f"/api/matches/{mid}/legal")
+                if not legal["commands"]:
+                    return None
+                status, answer = bob_api.post(f"/api/matches/{mid}/commands",
+                                              dict(legal["commands"][0], expected_version=legal["version"]))
+                return answer if status == 201 else None
+
+            answer = wait_for(bob_moves, 40, "bob's own move", interval=0.01)
+            assert answer["events"][0]["type"] == "stand_in_ended"
+            assert answer["events"][0]["data"] == {"player": bob["id"]}
+            back = answer["version"]
+
+            def bobs_turn_again():
+                summary = bob_api.get(f"/api/matches/{mid}")[1]
+                return summary if bob["id"] in summary["active_players"] else None
+
+            waiting = wait_for(bobs_turn_again, 20, "bob's next turn")
+            time.sleep(1.0)  # the stand-in would move within BOT_MS; the deadline is 3.6 s away
+            after = [e for e in events() if e["version"] > max(back, waiting["version"])]
+            assert all(e["actor"] != bob["id"] for e in after), "nobody plays for bob once he is back"
+        finally:
+            stop.set()
+            player.join(5)

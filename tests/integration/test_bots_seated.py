@@ -1,0 +1,76 @@
+"""Bots take seats at creation and play through the command path (a real Redis, RQ jobs run in-process)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from domain.engine.bot_seats import is_bot
+
+
+def run_jobs(w):
+    """Run the projection, deadline and bot-turn jobs until no queue holds one."""
+    from rq import Queue, SimpleWorker
+
+    from service.connections import make_queue_redis
+    from workers.queues import MAIN
+    conn = make_queue_redis(w.settings)
+    queues = [Queue(q, connection=conn) for q in MAIN]
+    for _ in range(50):
+        w.trigger.flush(queues[0])
+        if not any(q.count for q in queues):
+            return
+        SimpleWorker(queues, connection=conn).work(burst=True, logging_level="WARNING")
+
+
+@pytest.fixture
+def fast_bots(wiring):
+    """Bots think 20 ms per move in these tests."""
+    import dataclasses
+    wiring.settings = dataclasses.replace(wiring.settings, bot_ms=20.0)
+    return wiring
+
+
+def test_a_match_with_a_bot_is_played_to_the_end(client, make_user, fast_bots):
+    """ann against the greedy bot: the bot's moves are events it is the actor of, made by a job each."""
+    ann, headers = make_user("ann")
+    resp = client.post("/api/matches", json={"game": "uchronia", "players": [ann], "bots": ["greedy"], "options": {"max_rounds": 5}}, headers=headers)
+    assert resp.status_code == 201, resp.get_json()
+    match = resp.get_json()
+    assert match["status"] == "active" and match["players"] == [ann, "bot:greedy:1"]
+    mid = match["id"]
+    chooser = random.Random(1)
+    for _ in range(600):
+        run_jobs(fast_bots)
+        summary = client.get(f"/api/matches/{mid}").get_json()
+        if summary["status"] == "finished":
+            break
+        assert summary["active_players"], "nobody to move in an unfinished match"
+        if ann not in summary["active_players"]:
+            continue
+        legal = client.get(f"/api/matches/{mid}/legal", headers=headers).get_json()
+        command = dict(chooser.choice(legal["commands"]), expected_version=legal["version"])
+        assert client.post(f"/api/matches/{mid}/commands", json=command, headers=headers).status_code == 201
+    assert summary["status"] == "finished"
+    events = client.get(f"/api/matches/{mid}/events").get_json()["events"]
+    by_bot = [e for e in events if e["actor"] == "bot:greedy:1"]
+    assert by_bot and all(e["scope"] == "game" for e in by_bot)
+    assert fast_bots.users.get("bot:greedy:1")["name"] == "Greedy bot"
+
+
+def test_bots_in_an_open_match_and_bad_levels(client, make_user, fast_bots):
+    """Bots take seats beside the creator of an open match; an unknown level is a 400 and creates nothing."""
+    ann, headers = make_user("ann")
+    resp = client.post("/api/matches", json={"game": "uchronia", "seats": 3, "bots": ["random", "random"]},
+                       headers=headers)
+    assert resp.status_code == 201
+    assert resp.get_json()["players"] == [ann, "bot:random:1", "bot:random:2"]
+    assert resp.get_json()["status"] == "active"
+    resp = client.post("/api/matches", json={"game": "uchronia", "seats": 3, "bots": ["random"]}, headers=headers)
+    assert resp.get_json()["status"] == "open"
+    bad = client.post("/api/matches", json={"game": "uchronia", "players": [ann], "bots": ["genius"]}, headers=headers)
+    assert bad.status_code == 400 and bad.get_json()["error"]["fields"]["bots"]
+    too_many = client.post("/api/matches", json={"game": "uchronia", "seats": 2, "bots": ["random", "mcts"]},
+                           headers=headers)
+    assert too_many.status_code == 422 and "platform:match.player-count" in too_many.get_json()["error"]["rule"]
+    assert all(is_bot(p) or p == ann for p in resp.get_json()["players"])

@@ -1,0 +1,79 @@
+"""Ratings are a projection: live play and `projections rebuild` reach the very same numbers."""
+from __future__ import annotations
+
+import json
+import random
+
+from service.cli import rebuild_projections
+from tests.conftest import drain_projections
+
+
+def play_out(w, match_id: str, chooser: random.Random) -> None:
+    """Random legal commands until the match finishes."""
+    for _ in range(2000):
+        match = w.matches.load(match_id)
+        if match.finished:
+            return
+        player = match.active_players()[0]
+        _version, legal = w.matches.legal(player, match_id)
+        command = chooser.choice(legal)
+        w.matches.submit(player, match_id, command["type"], command["payload"])
+    raise AssertionError("the match did not finish")
+
+
+def ratings_state(w, game: str) -> dict:
+    """Everything the ratings projection stores for a game."""
+    r = w.redis
+    return {kind: r.hgetall(w.ratings.key(kind, game)) for kind in ("table", "changes", "records")}
+
+
+def test_live_ratings_equal_rebuilt_ratings_with_four_players(wiring, client, make_user):
+    w = wiring
+    people = [make_user(name)[0] for name in ("ann", "bob", "cat", "dan")]
+    chooser = random.Random(7)
+    finished = []
+    for n in range(8):
+        seated = people if n % 2 == 0 else chooser.sample(people, 2)
+        match = w.matches.create(seated[0], "dice-race", {"target": 8}, players=seated)
+        play_out(w, match.id, chooser)
+        finished.append(match.id)
+        if n % 3 == 2:  # project now and then, so the live fold is incremental and partly out of order
+            drain_projections(w)
+    drain_projections(w)
+    live = ratings_state(w, "dice-race")
+    assert len(live["records"]) == 8 and len(live["changes"]) == 8
+    board = client.get("/api/games/dice-race/leaderboard").get_json()["ratings"]
+    assert {r["user"] for r in board} == set(people)
+    assert [r["rating"] for r in board] == sorted((r["rating"] for r in board), reverse=True)
+    assert {r["name"] for r in board} == {"ann", "bob", "cat", "dan"}
+    assert sum(r["matches"] for r in board) == 4 * 4 + 4 * 2
+
+    rebuild_projections(w)
+    assert ratings_state(w, "dice-race") == live
+    assert client.get("/api/games/dice-race/leaderboard").get_json()["ratings"] == board
+
+    ann = client.get(f"/api/users/{people[0]}").get_json()
+    assert ann["name"] == "ann" and ann["ratings"]["dice-race"] == next(r["rating"] for r in board
+                                                                          if r["user"] == people[0])
+    assert ann["matches"] and all(m["game"] == "dice-race" for m in ann["matches"])
+    for m in ann["matches"]:
+        change = json.loads(live["changes"][m["id"]])[people[0]]
+        assert m["rating_change"] == round(change["after"] - change["before"], 2) and m["rank"] == change["rank"]
+    assert client.get("/api/users/u_nobody").status_code == 404
+    assert client.get("/api/games/chess/leaderboard").status_code == 404
+
+
+def test_standings_pages_show_the_projection(wiring, client, make_user):
+    """The leaderboard page lists each rated player linked to their page, which lists the finished match."""
+    w = wiring
+    people = [make_user(name)[0] for name in ("ann", "bob", "cat", "dan")]
+    match = w.matches.create(people[0], "dice-race", {"target": 5}, players=people)
+    play_out(w, match.id, random.Random(3))
+    drain_projections(w)
+    page = client.get("/games/dice-race/leaderboard").get_data(as_text=True)
+    for p in people:
+        assert f'href="/users/{p}"' in page
+    player = client.get(f"/users/{people[1]}").get_data(as_text=True)
+    assert "bob" in player and f'href="/matches/{match.id}"' in player and "→" in player
+    assert client.get("/users/u_nobody").status_code == 404
+    assert client.get("/games/chess/leaderboard").status_code == 404

@@ -1,0 +1,95 @@
+"""Bot turns: when a bot (or a stand-in bot) must act, an RQ job on the bots queue decides and submits.
+
+The job reads the match, builds the seat's information set (its view and legal commands) and sends
+the bot's command through MatchService.submit with the version it decided on and a command id made
+of match id and version, so a stale job is refused (409) and a repeated one answers as the first.
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+
+from domain.bots import choose, information_set
+from domain.engine.bot_seats import bot_level, is_bot
+
+from .context import wiring
+from .queues import BOTS, job_id, queue
+
+log = logging.getLogger("turnstream.bots")
+JOB = "workers.bot_turns.play_bot_turn"
+
+
+def bot_turn_job_id(match_id: str, player: str, version: int) -> str:
+    """The unique job id of one bot turn (scheduling it twice enqueues it once)."""
+    return job_id("bot", match_id, version, player)
+
+
+def bots_to_move(match) -> list:
+    """(seat, level, is a stand-in) for every seat a bot must play now."""
+    out = []
+    for player in match.active_players():
+        if is_bot(player):
+            out.append((player, bot_level(player), False))
+        elif player in match.stand_ins:
+            out.append((player, match.stand_ins[player], True))
+    return out
+
+
+def schedule(changes: list, matches: dict) -> list:
+    """Enqueue a bot turn for every bot seat that must act in these changed matches; return the job ids."""
+    from rq import Retry
+    from rq.exceptions import DuplicateJobError
+
+    enqueued = []
+    for _prev, row in changes:
+        match = matches[row["id"]]
+        for player, _level, _stand_in in bots_to_move(match):
+            jid = bot_turn_job_id(match.id, player, match.version)
+            try:
+                queue(BOTS).enqueue(JOB, match.id, player, match.version, job_id=jid, unique=True,
+                                    retry=Retry(max=2, interval=[1, 2]), result_ttl=600, failure_ttl=24 * 3600)
+            except DuplicateJobError:
+                continue
+            enqueued.append(jid)
+    return enqueued
+
+
+def decide_turn(w, match_id: str, player: str, version: int):
+    """(command, level, is a stand-in) the bot of `player` sends at `version`, or None when the turn is gone."""
+    settings = w.settings
+
+    def information(match):
+        seat = {p: (level, stand_in) for p, level, stand_in in bots_to_move(match)}
+        if match.version != version or player not in seat:
+            return None
+        return information_set(match.game, match.game_state, player), seat[player]
+
+    found = w.matches.read(match_id, information)
+    if found is None:
+        return None
+    info, (level, stand_in) = found
+    deadline = time.monotonic() + settings.bot_ms / 1000.0
+    seed = int.from_bytes(hashlib.sha256(f"{match_id}:{version}:{player}".encode()).digest()[:8], "big")
+    command = choose(level, info, seed, should_stop=lambda: time.monotonic() >= deadline)
+    return command, level, stand_in
+
+
+def play_bot_turn(match_id: str, player: str, version: int) -> str:
+    """Decide the bot's command at `version` and submit it; return what happened."""
+    from service.errors import ApiError
+
+    w = wiring()
+    decided = decide_turn(w, match_id, player, version)
+    if decided is None:
+        return "moved_on"
+    command, level, stand_in = decided
+    try:
+        answer = w.matches.submit(player, match_id, command["type"], command["payload"],
+                                  command_id=f"bot:{match_id}:{version}", expected_version=version,
+                                  stand_in=stand_in)
+    except ApiError as exc:
+        log.info("%s bot for %s in %s at %d not applied: %s", level, player, match_id, version, exc.message)
+        return "moved_on"
+    log.info("%s bot for %s in %s sent %s (version %d)", level, player, match_id, command["type"], answer["version"])
+    return "played"
