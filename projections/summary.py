@@ -30,7 +30,7 @@ def last_actions(envelopes, players, lookback: int = 500) -> dict:
     out = {}
     for env in reversed(envelopes[-lookback:]):
         actor = env.get("actor")
-        if env["type"] == TURN_TIMED_OUT:
+        if env.get("type") == TURN_TIMED_OUT:
             actor = (env.get("data") or {}).get("player")
         if actor in players and actor not in out:
             out[actor] = env["at"]

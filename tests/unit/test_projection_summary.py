@@ -30,3 +30,11 @@ def test_inbox_changes_add_and_remove():
     row = {"waiting": {"bob": "T2"}}
     assert inbox_changes(prev, row) == ({"bob": "T2"}, ["ann"])
     assert inbox_changes(row, row) == ({}, [])
+
+
+def test_a_timed_out_turn_counts_as_the_players_and_the_next_turn_starts_afresh():
+    """turn_timed_out (actor None) ends the player's turn, so their next one gets its own deadline."""
+    envs = [{"actor": "ann", "at": "T1"}, {"actor": None, "at": "T2", "type": "turn_timed_out", "data": {"player": "bob"}}]
+    acted = last_actions(envs, {"ann", "bob"})
+    assert acted == {"ann": "T1", "bob": "T2"}
+    assert waiting({"waiting": {"bob": "T0"}}, {"active_players": ["bob"]}, "T2", acted) == {"bob": "T2"}
