@@ -12,6 +12,7 @@ from domain.engine import audit as audit_mod
 from domain.engine import disputes as disputes_mod
 from domain.engine import platform_events as pe
 from domain.engine import undo
+from domain.engine.commands import first_version
 from domain.engine.timestamps import format_time, parse_time
 
 from .errors import ApiError, not_found
@@ -204,17 +205,18 @@ class History:
         return {"id": dispute_id, "status": status, "version": answer["version"]}
 
     def disputes(self, match_id: str, user_id: str | None) -> list:
-        """Every dispute of a match, with the disputed event as the caller may see it."""
+        """Every dispute of a match, with the disputed event as the caller may see it and `reverts_from`: the
+        first version of the disputed command, from which an acceptance reverts."""
         self.expire_overdue(match_id)
-        live, found = self.matches.read(match_id, lambda m: (m, [dict(d, votes=dict(d["votes"]))
-                                                                 for d in m.disputes.values()]))
+        live, found = self.matches.read(match_id, lambda m: (m, [
+            dict(d, votes=dict(d["votes"]), reverts_from=first_version(m, d["version"])) for d in m.disputes.values()]))
         viewer = live.viewer_for(user_id)
         out = []
         for d in found:
             stored = self.store.read_range(match_id, d["version"], d["version"])
             out.append({"id": d["id"], "status": d["status"], "version": d["version"], "reason": d["reason"],
-                        "by": d["by"], "deadline": d["deadline"], "votes": dict(d["votes"]),
-                        "voters": disputes_mod.voters(live, d),
+                        "reverts_from": d["reverts_from"], "by": d["by"], "deadline": d["deadline"],
+                        "votes": dict(d["votes"]), "voters": disputes_mod.voters(live, d),
                         "event": live.redact(stored[0], viewer) if stored else None})
         return out
 

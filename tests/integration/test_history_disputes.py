@@ -150,6 +150,8 @@ def test_accepting_a_dispute_on_the_middle_of_a_command_reverts_the_whole_comman
         command_events = [e["version"] for e in answer["events"] if e["scope"] == "game"]
     other = next(uid for uid in headers if uid != mover)
     opened = dispute(client, mid, headers[other], command_events[1], reason="that was not legal")
+    [listed] = client.get(f"/api/matches/{mid}/disputes").get_json()["disputes"]
+    assert listed["version"] == command_events[1] and listed["reverts_from"] == command_events[0]
     assert vote(client, mid, opened["id"], headers[mover], True).get_json()["status"] == "accepted"
     reverted = wiring.store.read_range(mid, wiring.store.version(mid))[0]
     assert reverted["type"] == "moves_reverted" and reverted["data"]["from_version"] == command_events[0]
