@@ -15,7 +15,8 @@ BLOCK_MS = 5000  # the reader's XREAD BLOCK; below the stream connections' socke
 BATCH = 500  # log entries per partition per read
 CLUSTER_POLL_SECONDS = 0.05  # a cluster cannot XREAD keys of several slots at once: poll each node's keys
 SEATS_CACHE = 100_000  # matches whose players the reader remembers
-RESUME_SCAN_LIMIT = 2000  # log entries per partition a resuming user stream may replay before it is told to reset
+RESUME_SCAN_LIMIT = 2000
+MAX_QUEUED = 2000  # a stream this far behind (its client stopped reading) is ended; the client resumes  # log entries per partition a resuming user stream may replay before it is told to reset
 
 
 def now_ms() -> int:
@@ -56,7 +57,10 @@ class Subscriber:
         self.closed = False
 
     def push(self, item: tuple) -> None:
-        """Queue a message and wake the stream."""
+        """Queue a message and wake the stream (end it instead when its client has stopped reading)."""
+        if len(self.queue) >= MAX_QUEUED:
+            self.close()
+            return
         self.queue.append(item)
         self.wake.set()
 
