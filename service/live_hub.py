@@ -142,7 +142,11 @@ class LiveHub:
                 self._by_match.setdefault(m, set()).add(sub)
             if sub.everything_of_user and sub.user:
                 self._by_user.setdefault(sub.user, set()).add(sub)
-        self.start()
+        try:
+            self.start()
+        except BaseException:
+            self.unsubscribe(sub)
+            raise
         return sub
 
     def unsubscribe(self, sub: Subscriber) -> None:
@@ -171,7 +175,12 @@ class LiveHub:
 
     # -- the reader ------------------------------------------------------------------------------------
     def start(self) -> None:
-        """Start the reader thread (a greenlet under gevent) once."""
+        """Start the reader thread (a greenlet under gevent) once; the logs' positions are taken first, here,
+        so nothing appended after a first stream subscribed can slip past the reader."""
+        if self._thread is not None or self._stopping:
+            return
+        if not self._positions:
+            self._start_positions()
         with self._lock:
             if self._thread is not None or self._stopping:
                 return
@@ -196,8 +205,9 @@ class LiveHub:
         pipe = self.r.pipeline(transaction=False)
         for key in keys:
             pipe.xrevrange(key, "+", "-", count=1)
-        for key, last in zip(keys, pipe.execute()):
-            self._positions[key] = last[0][0] if last else "0-0"
+        found = {key: (last[0][0] if last else "0-0") for key, last in zip(keys, pipe.execute())}
+        if not self._positions:
+            self._positions = found
 
     def _read(self) -> list:
         """New entries of the followed keys: one XREAD BLOCK on a plain Redis, a polled pipeline on a cluster."""
