@@ -20,16 +20,19 @@ def _snake(name: str) -> str:
 
 def create_app(settings=None, wiring=None) -> Flask:
     """Build the web application (wiring defaults to the environment's settings)."""
-    from . import pages
+    from . import logs, pages
     from . import wiring as wiring_mod
-    from .api import games, health, history, matches, stream, users
+    from .api import docs, games, health, history, matches, metrics, stream, users
 
     app = Flask(__name__)
     app.json = OrjsonProvider(app)
     w = wiring or wiring_mod.build(settings)
     app.extensions["turnstream"] = w
     app.config["MAX_CONTENT_LENGTH"] = w.settings.max_body_bytes
-    for bp in (health.bp, users.bp, games.bp, matches.bp, history.bp, stream.bp, pages.bp):
+    if w.settings.log_format == "json":  # gunicorn workers: JSON lines from the first request on
+        logs.configure(w.settings)
+    logs.install(app)
+    for bp in (health.bp, metrics.bp, users.bp, games.bp, docs.bp, matches.bp, history.bp, stream.bp, pages.bp):
         app.register_blueprint(bp)
 
     @app.before_request

@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 import sys
 from pathlib import Path
+
+from .logs import say
 
 
 def _settings():
@@ -17,7 +18,7 @@ def cmd_web(args) -> int:
     """Serve the web app as production does: gunicorn with gevent workers (service/gunicorn_conf.py)."""
     from .web_server import web_command
     cmd = web_command(args.host, args.port, args.workers)
-    print(f"turnstream web: http://{args.host}:{args.port} (gunicorn, gevent workers)", flush=True)
+    say(f"turnstream web: http://{args.host}:{args.port} (gunicorn, gevent workers)")
     os.execv(cmd[0], cmd)  # gunicorn takes over this process: signals reach its arbiter directly
     return 0
 
@@ -26,7 +27,7 @@ def cmd_worker(args) -> int:
     """Run an RQ worker on the given queues (default: projections, turn deadlines and bot turns)."""
     from workers.runner import run_worker
     queues = tuple(q.strip() for q in args.queues.split(",") if q.strip())
-    print(f"turnstream worker: processing queues {', '.join(queues)}", flush=True)
+    say(f"turnstream worker: processing queues {', '.join(queues)}")
     run_worker(_settings(), burst=args.burst, queues=queues)
     return 0
 
@@ -156,9 +157,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     """Entry point of the `turnstream` console script."""
+    from . import logs
     args = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logs.configure(_settings(), verbose=args.verbose)
     return args.func(args) or 0
 
 

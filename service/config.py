@@ -33,6 +33,9 @@ class Settings:
     stream_retry_after_seconds: int = 5
     stream_redis_connections: int = 16
     bot_ms: float = 300.0
+    metrics_token: str = ""
+    log_format: str = "text"
+    log_level: str = ""
 
     @property
     def queue_url(self) -> str:
@@ -69,4 +72,7 @@ def from_env(env=None) -> Settings:
         stream_retry_after_seconds=int(get("TURNSTREAM_STREAM_RETRY_AFTER") or 5),
         stream_redis_connections=int(get("TURNSTREAM_STREAM_REDIS_CONNECTIONS") or 16),
         bot_ms=float(get("TURNSTREAM_BOT_MS") or 300.0),
+        metrics_token=get("TURNSTREAM_METRICS_TOKEN", ""),
+        log_format="json" if get("TURNSTREAM_LOG_FORMAT", "").lower() == "json" else "text",
+        log_level=get("TURNSTREAM_LOG_LEVEL", "").upper(),
     )

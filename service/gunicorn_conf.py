@@ -5,6 +5,8 @@ service: each worker patches the standard library with gevent first, then builds
 """
 import os
 import resource
+import tempfile
+from pathlib import Path
 
 # every open stream is a socket: allow as many open files as the system lets this process have
 _soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -25,6 +27,30 @@ access_log_format = '%(h)s "%(m)s %(U)s %(H)s" %(s)s %(b)s %(M)sms'
 errorlog = "-"
 loglevel = os.environ.get("TURNSTREAM_LOG_LEVEL") or "info"
 control_socket_disable = True  # one shared default path would clash between servers on one machine
+# metrics: every worker writes its counters to files here and /metrics sums them (prometheus_client's
+# multiprocess mode); a fresh directory per server unless the operator names one (wiped at start then)
+os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="turnstream-metrics-"))
+if os.environ.get("TURNSTREAM_LOG_FORMAT", "").lower() == "json":  # the server's own lines as JSON too
+    _json = {"()": "pythonjsonlogger.json.JsonFormatter", "fmt": "%(asctime)s %(levelname)s %(name)s %(message)s",
+             "rename_fields": {"asctime": "time", "levelname": "level", "message": "event", "name": "logger"}}
+    _stderr = {"class": "logging.StreamHandler", "formatter": "json", "stream": "ext://sys.stderr"}
+    logconfig_dict = {"version": 1, "disable_existing_loggers": False, "formatters": {"json": _json},
+                      "handlers": {"console": _stderr, "error_console": _stderr},
+                      "root": {"level": loglevel.upper(), "handlers": []}}  # the app adds its own (service/logs.py)
+
+
+def on_starting(server):
+    """Empty the metrics directory: counts left by an earlier server would be added to this one's."""
+    directory = Path(os.environ["PROMETHEUS_MULTIPROC_DIR"])
+    directory.mkdir(parents=True, exist_ok=True)
+    for stale in directory.glob("*.db"):
+        stale.unlink()
+
+
+def child_exit(server, worker):
+    """Drop a dead worker's live gauges (open streams) from the metrics files."""
+    from prometheus_client import multiprocess
+    multiprocess.mark_process_dead(worker.pid)
 
 
 def post_fork(server, worker):

@@ -23,6 +23,24 @@ def schema_instance(schema_class):
 
 def body(schema_class) -> dict:
     """The request's JSON body loaded through `schema_class`, or a 400."""
+    return load(schema_instance(schema_class), json_object())
+
+
+def body_one_of(*schema_classes) -> dict:
+    """The JSON body loaded through the one schema (of `schema_classes`) whose own required fields it has
+    (an OpenAPI oneOf), or a 400."""
+    data = json_object()
+    own = [{n for n, f in schema_instance(s).fields.items() if f.required} for s in schema_classes]
+    shared = set.intersection(*own)
+    fitting = [s for s, names in zip(schema_classes, own) if names - shared <= data.keys()]
+    if len(fitting) != 1:
+        choices = " or ".join(", ".join(sorted(names - shared)) for names in own)
+        raise ApiError(400, "invalid_body", f"send exactly one of: {choices}")
+    return load(schema_instance(fitting[0]), data)
+
+
+def json_object() -> dict:
+    """The request's JSON body as a dict ({} when empty), or a 400."""
     raw = request.get_data(cache=True)
     if not raw.strip():
         data = {}
@@ -32,7 +50,7 @@ def body(schema_class) -> dict:
         data = parse_body(raw, current_app.json.loads)
     if not isinstance(data, dict):
         raise ApiError(400, "invalid_body", "the request body must be a JSON object")
-    return load(schema_instance(schema_class), data)
+    return data
 
 
 def load(schema, data) -> dict:

@@ -27,17 +27,15 @@ def option_fields(game) -> list:
     """The game's options as form fields: [{name, key, kind, label, default, min, max, choices, optional}]."""
     out = []
     for name, prop in schema_json(game.options_schema)["properties"].items():
-        nullable = "anyOf" in prop
-        spec = prop["anyOf"][0] if nullable else prop
-        kind = spec.get("type", "string")
-        if kind == "array" and "enum" in spec.get("items", {}):
-            kind, choices = "multi", spec["items"]["enum"]
+        kind = prop.get("type", "string")
+        if kind == "array" and "enum" in prop.get("items", {}):
+            kind, choices = "multi", prop["items"]["enum"]
         else:
-            choices = spec.get("enum")
+            choices = prop.get("enum")
             kind = "choice" if choices else kind
         out.append({"name": name, "key": f"opt_{game.id}_{name}", "kind": kind, "label": field_label(name),
-                    "default": prop.get("default", spec.get("default")), "min": spec.get("minimum"),
-                    "max": spec.get("maximum"), "choices": choices or [], "optional": nullable})
+                    "default": prop.get("default"), "min": prop.get("minimum"), "max": prop.get("maximum"),
+                    "choices": choices or [], "optional": bool(prop.get("nullable"))})
     return out
 
 

@@ -124,6 +124,11 @@ class MatchService:
         self.cache.put(match_id, match, secret)
         return match, secret, res.answer
 
+    def cached_game(self, match_id: str) -> str | None:
+        """The game of a match this process has folded (no Redis), or None."""
+        cached = self.cache.get(match_id)
+        return cached[0].game_id if cached is not None else None
+
     def load(self, match_id: str) -> agg.Match:
         """The match folded up to its latest version (read it with `read` when others may write)."""
         with self.cache.lock(match_id):

@@ -1,194 +1,226 @@
-"""The OpenAPI 3 document, generated from the marshmallow schemas."""
+"""The OpenAPI 3 document: apispec's marshmallow plugin over the operations the routes declare."""
 from __future__ import annotations
 
-from marshmallow import Schema, fields, validate
+import re
+from dataclasses import dataclass, field
 
-from . import schemas
+from apispec import APISpec
+from apispec.ext.marshmallow import MarshmallowPlugin
+from apispec.ext.marshmallow.openapi import OpenAPIConverter
+from marshmallow import INCLUDE, Schema, fields, validate
+
+OPENAPI_VERSION = "3.0.3"  # the bundled Swagger UI (4.x) renders 3.0 documents
+RULE_PARAM = re.compile(r"<(?:[^:<>]+:)?([^<>]+)>")
+MUTATING = {"POST", "PUT", "PATCH", "DELETE"}
+STATUS_TEXT = {
+    200: "success", 201: "created", 204: "done, no content",
+    400: "malformed body, query or parameter (`error.fields` names the fields)",
+    401: "no token, or a token that is not valid", 403: "the caller may not do this here",
+    404: "no such resource", 409: "conflict with the current state (stale version, finished or paused match)",
+    413: "the request body is too large", 422: "the rules forbid it (`error.rule` cites the rule)",
+    429: "rate limited; retry after `Retry-After` seconds", 503: "the event store is unreachable; retry shortly",
+}
+RETRY_AFTER = {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer", "minimum": 0}}}
 
 
-def field_schema(f: fields.Field) -> dict:
-    """The JSON schema of one marshmallow field."""
-    if isinstance(f, fields.Nested):
-        out = schema_json(f.schema)
-    elif isinstance(f, fields.List):
-        out = {"type": "array", "items": field_schema(f.inner)}
-    elif isinstance(f, fields.Dict):
-        out = {"type": "object"}
-    elif isinstance(f, fields.Bool):
-        out = {"type": "boolean"}
-    elif isinstance(f, fields.Int):
-        out = {"type": "integer"}
-    elif isinstance(f, fields.Number):
-        out = {"type": "number"}
-    elif isinstance(f, fields.Url):
-        out = {"type": "string", "format": "uri"}
-    elif isinstance(f, fields.Str):
-        out = {"type": "string"}
-    else:
-        out = {}
-    for v in f.validators:
-        if isinstance(v, validate.OneOf):
-            out["enum"] = list(v.choices)
-        elif isinstance(v, validate.Range):
-            if v.min is not None:
-                out["minimum"] = v.min
-            if v.max is not None:
-                out["maximum"] = v.max
-        elif isinstance(v, validate.Length):
-            key = "Items" if out.get("type") == "array" else "Length"
-            if v.min is not None:
-                out[f"min{key}"] = v.min
-            if v.max is not None:
-                out[f"max{key}"] = v.max
-    if f.allow_none:
-        out = {"anyOf": [out, {"type": "null"}]} if out else {}
-    if f.load_default is not None and not callable(f.load_default) and f.load_default is not fields.missing_:
-        out["default"] = f.load_default
+class ErrorDetail(Schema):
+    """The `error` object of every error answer (extra fields such as `rule` or `current_version` may follow)."""
+
+    class Meta:
+        unknown = INCLUDE
+
+    code = fields.Str(required=True)
+    message = fields.Str(required=True)
+    rule = fields.Str()
+    fields_ = fields.Dict(data_key="fields")
+    current_version = fields.Int()
+
+
+class Error(Schema):
+    """Every error answer: {"error": {"code", "message", ...}}."""
+
+    class Meta:
+        unknown = INCLUDE
+
+    error = fields.Nested(ErrorDetail, required=True)
+
+
+@dataclass(frozen=True)
+class Operation:
+    """What a route declares about itself for the document; the usual error statuses are derived from it.
+
+    body/query: marshmallow schema classes (400 and, with a body, 413 follow; a tuple of body schemas is
+    a oneOf, loaded with http.body_one_of); auth: "required" (401),
+    "optional" (a bad token is still a 401) or "none"; errors: the statuses the route's logic adds
+    (403, 404, 409, 422, ...); answer: the success body's schema class, if it has one; content: the
+    success media type; links: {name: (endpoint, {param: runtime expression})} for stateful tests.
+    """
+
+    summary: str
+    ok: int = 200
+    body: type[Schema] | tuple | None = None
+    query: type[Schema] | None = None
+    auth: str = "none"
+    errors: tuple = ()
+    answer: type[Schema] | None = None
+    content: str = "application/json"
+    store: bool = True
+    headers: tuple = ()
+    links: dict = field(default_factory=dict)
+
+
+def documented(summary: str, **declared):
+    """Declare the OpenAPI operation of a Flask view (see README "Adding an endpoint")."""
+    operation = Operation(summary, **declared)
+
+    def mark(view):
+        view.openapi_operation = operation
+        return view
+    return mark
+
+
+def undocumented(reason: str):
+    """Mark a view under /api deliberately left out of the document (e.g. the docs' own HTML and assets)."""
+    def mark(view):
+        view.openapi_hidden = reason
+        return view
+    return mark
+
+
+def _converter() -> OpenAPIConverter:
+    spec = APISpec("turnstream", "1", OPENAPI_VERSION, plugins=[MarshmallowPlugin(lambda schema: None)])
+    return spec.plugins[0].converter
+
+
+_CONVERTER = None
+
+
+def schema_json(schema) -> dict:
+    """The JSON schema of a marshmallow schema (instance or class), as apispec converts it."""
+    global _CONVERTER
+    if _CONVERTER is None:
+        _CONVERTER = _converter()
+    return _CONVERTER.schema2jsonschema(schema() if isinstance(schema, type) else schema)
+
+
+def _statuses(op: Operation, method: str, path: str) -> list[int]:
+    codes = {op.ok, *op.errors}
+    if op.body or op.query or "{" in path:
+        codes.add(400)
+    if op.body or method in MUTATING:
+        codes.add(413)
+    if op.auth != "none":
+        codes.add(401)
+    if "{" in path:
+        codes.add(404)
+    if method in MUTATING:
+        codes.add(429)
+    if op.store:
+        codes.add(503)
+    return sorted(codes)
+
+
+def _responses(op: Operation, method: str, path: str) -> dict:
+    out = {}
+    for code in _statuses(op, method, path):
+        if code == op.ok == 204:
+            resp = {"description": STATUS_TEXT[204]}
+        elif code == op.ok:
+            schema = op.answer or {"type": "object"}
+            if op.content != "application/json":
+                schema = {"type": "string"}
+            resp = {"description": STATUS_TEXT.get(code, "success"), "content": {op.content: {"schema": schema}}}
+            if op.links:
+                resp["links"] = {name: {"operationId": target, "parameters": params}
+                                 for name, (target, params) in op.links.items()}
+        else:
+            resp = {"description": STATUS_TEXT[code], "content": {"application/json": {"schema": Error}}}
+            if code in (429, 503):
+                resp["headers"] = dict(RETRY_AFTER)
+        out[str(code)] = resp
     return out
 
 
-def schema_json(schema: Schema) -> dict:
-    """The JSON schema of a marshmallow schema (instance or class)."""
-    if isinstance(schema, type):
-        schema = schema()
-    props, required = {}, []
-    for name, f in schema.fields.items():
-        if f.dump_only:
-            continue
-        key = f.data_key or name
-        props[key] = field_schema(f)
-        if f.required:
-            required.append(key)
-    out = {"type": "object", "properties": props, "additionalProperties": False}
-    if required:
-        out["required"] = required
+def _path_parameter(name: str, games: dict) -> dict:
+    schema = {"type": "string", "enum": list(games)} if name == "game_id" else \
+        {"type": "string", "minLength": 1, "maxLength": 128}
+    return {"name": name, "in": "path", "required": True, "schema": schema}
+
+
+def _operation(op: Operation, endpoint: str, method: str, path: str, params: list, games: dict) -> dict:
+    out = {"operationId": endpoint, "tags": [endpoint.split(".")[0]], "summary": op.summary,
+           "responses": _responses(op, method, path)}
+    parameters = [_path_parameter(p, games) for p in params]
+    if op.query:
+        parameters.append({"in": "query", "schema": with_hosted_enums(op.query, games)})
+    parameters.extend(op.headers)
+    if parameters:
+        out["parameters"] = parameters
+    if op.body:
+        bodies = [with_hosted_enums(b, games) for b in (op.body if isinstance(op.body, tuple) else (op.body,))]
+        required = any(f.required for b in bodies for f in b().fields.values())
+        schema = bodies[0] if len(bodies) == 1 else {"oneOf": bodies}
+        out["requestBody"] = {"required": required, "content": {"application/json": {"schema": schema}}}
+    if op.auth == "required":
+        out["security"] = [{"bearer": []}]
+    elif op.auth == "optional":
+        out["security"] = [{"bearer": []}, {}]
     return out
 
 
-ERROR = {"type": "object", "required": ["error"], "properties": {"error": {
-    "type": "object", "required": ["code", "message"],
-    "properties": {"code": {"type": "string"}, "message": {"type": "string"}}}}}
+def hosted_values(games: dict) -> dict:
+    """What a field's `metadata={"enum_of": ...}` names: the hosted game ids or every command type."""
+    return {"games": list(games), "command_types": sorted({t for g in games.values() for t in g.command_schemas})}
 
 
-def _resp(desc: str) -> dict:
-    return {"description": desc, "content": {"application/json": {"schema": {"type": "object"}}}}
+def with_hosted_enums(schema: type[Schema], games: dict) -> type[Schema]:
+    """`schema` with each field marked `metadata={"enum_of": ...}` restricted (in the document) to those values."""
+    marked = {name: f for name, f in schema._declared_fields.items() if f.metadata.get("enum_of")}
+    if not marked:
+        return schema
+    values = hosted_values(games)
+    narrowed = {name: fields.Str(required=f.required, data_key=f.data_key,
+                                 validate=validate.OneOf(values[f.metadata["enum_of"]]))
+                for name, f in marked.items()}
+    return type(schema.__name__, (schema,), {**narrowed, "__doc__": schema.__doc__})
 
 
-def _err(desc: str) -> dict:
-    return {"description": desc, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+def _rule_path(rule) -> tuple[str, list]:
+    """The OpenAPI path of a werkzeug rule (`<conv:name>` -> `{name}`) and its parameter names."""
+    return RULE_PARAM.sub(r"{\1}", rule.rule), RULE_PARAM.findall(rule.rule)
 
 
-def _body(name: str) -> dict:
-    return {"required": True, "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{name}"}}}}
+def documented_views(app):
+    """(rule, method, view) for every route and method of `app`, in rule order."""
+    for rule in app.url_map.iter_rules():
+        for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
+            yield rule, method, app.view_functions[rule.endpoint]
 
 
-def _op(summary, ok="200", body=None, auth=False, errors=(), params=()):
-    op = {"summary": summary, "responses": {ok: _resp("success")}}
-    for code in errors:
-        op["responses"][str(code)] = _err("error")
-    if body:
-        op["requestBody"] = _body(body)
-    if auth:
-        op["security"] = [{"bearer": []}]
-    if params:
-        op["parameters"] = list(params)
-    return op
-
-
-def _path_param(name):
-    return {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
-
-
-def _query(schema) -> list:
-    return [{"name": (f.data_key or n), "in": "query", "required": bool(f.required), "schema": field_schema(f)}
-            for n, f in schema().fields.items()]
-
-
-SSE_HEADER = {"name": "Last-Event-ID", "in": "header", "required": False, "schema": {"type": "string"}}
-WATCH = {"name": "watch", "in": "query", "required": False, "schema": {"type": "string"},
-         "description": "comma-separated match ids to follow besides your own (at most 50)"}
-
-
-def _sse_op(summary: str, params: list, errors: tuple) -> dict:
-    """A Server-Sent Events endpoint (503 + Retry-After when a cap on open streams is reached)."""
-    op = _op(summary, errors=errors + (503,), params=params)
-    op["responses"]["200"] = {"description": "an event stream",
-                              "content": {"text/event-stream": {"schema": {"type": "string"}}}}
-    op["responses"]["503"]["headers"] = {"Retry-After": {"schema": {"type": "integer"}}}
-    return op
-
-
-def _stream_op(mid: dict) -> dict:
-    """GET /api/matches/{id}/stream: Server-Sent Events of one match (Bearer optional; never a token in a URL)."""
-    return _sse_op("live events (Server-Sent Events, id = version; Last-Event-ID resumes)",
-                   [mid, {"name": "last_event_id", "in": "query", "required": False,
-                          "schema": {"type": "integer", "minimum": 0}}, SSE_HEADER], (400, 401, 404))
-
-
-def build_document(games: dict) -> dict:
-    """The whole OpenAPI document, with each game's option and command schemas as components."""
-    mid = _path_param("match_id")
-    components = {name: schema_json(getattr(schemas, name)) for name in
-                  ("CreateUser", "Webhook", "CreateMatch", "SubmitCommand", "OpenDispute", "Vote")}
-    components["Error"] = ERROR
+def build_document(app, games: dict) -> dict:
+    """The whole OpenAPI document: every declared route, each game's option and command schemas."""
+    spec = APISpec(title="turnstream", version="0.1.0", openapi_version=OPENAPI_VERSION,
+                   plugins=[MarshmallowPlugin(schema_name_resolver=lambda schema: None)],
+                   info={"description": "Event-sourced, turn-based board games for play-by-web matches. "
+                                        "Interactive reference: /api/docs."})
+    spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
+    spec.components.schema("Error", schema=Error)
+    named: dict = {}  # a schema class used twice (two commands of one shape) is described once
     for gid, game in games.items():
-        components[f"{gid}.options"] = schema_json(game.options_schema)
-        for ctype, sch in game.command_schemas.items():
-            components[f"{gid}.{ctype}"] = schema_json(sch)
-    paths = {
-        "/healthz": {"get": _op("health of the service and its Redis", errors=(503,))},
-        "/api/users": {"post": _op("create a player", "201", "CreateUser", errors=(400, 413)),
-                       "get": _op("players whose display name starts with ?name=", params=_query(schemas.UserSearch),
-                                  errors=(400,))},
-        "/api/users/me": {"get": _op("who the token belongs to", auth=True, errors=(401,))},
-        "/api/users/me/token": {
-            "post": _op("a new token; the old one stops working at once", auth=True, errors=(401,)),
-            "delete": {**_op("sign out everywhere (no token works any more)", auth=True, errors=(401,)),
-                       "responses": {"204": {"description": "signed out"}, "401": _err("error")}}},
-        "/api/users/me/webhook": {
-            "put": _op("register a webhook", body="Webhook", auth=True, errors=(400, 401)),
-            "delete": _op("remove the webhook", auth=True, errors=(401,))},
-        "/api/users/me/inbox": {"get": _op("matches waiting for your move", auth=True, errors=(401,))},
-        "/api/users/{user_id}": {"get": _op("a player's ratings per game and finished matches with rating changes",
-                                            params=[_path_param("user_id")], errors=(404,))},
-        "/api/games": {"get": _op("the games, their options and command schemas")},
-        "/api/games/{game_id}/leaderboard": {"get": _op("the game's ratings (openskill Plackett-Luce), best first",
-                                                        params=[_path_param("game_id")], errors=(404,))},
-        "/api/matches": {
-            "get": _op("list matches", params=_query(schemas.ListMatches), errors=(400,)),
-            "post": _op("create a match", "201", "CreateMatch", auth=True, errors=(400, 401, 404, 422))},
-        "/api/matches/{match_id}": {"get": _op("a match's summary", params=[mid], errors=(404,))},
-        "/api/matches/{match_id}/join": {"post": _op("take a seat", params=[mid], auth=True,
-                                                     errors=(401, 404, 409, 422))},
-        "/api/matches/{match_id}/state": {"get": _op("the state as you may see it", params=[mid], errors=(401, 404))},
-        "/api/matches/{match_id}/legal": {"get": _op("your legal commands", params=[mid], auth=True,
-                                                     errors=(401, 404))},
-        "/api/matches/{match_id}/commands": {"post": _op("submit a command", "201", "SubmitCommand", auth=True,
-                                                         params=[mid], errors=(400, 401, 403, 404, 409, 422))},
-        "/api/matches/{match_id}/events": {"get": _op("events after a version", params=[mid] + _query(schemas.EventsQuery),
-                                                      errors=(400, 401, 404))},
-        "/api/matches/{match_id}/stream": {"get": _stream_op(mid)},
-        "/api/users/me/stream": {"get": {**_sse_op("live events of all your matches (each names its match) and "
-                                                   "your inbox changes: one stream for a whole browser",
-                                                   [WATCH, SSE_HEADER], (400, 401)), "security": [{"bearer": []}]}},
-        "/api/stream": {"get": _sse_op("live events of the watched matches (and, signed in, of all yours)",
-                                       [WATCH, SSE_HEADER], (400, 401))},
-        "/api/matches/{match_id}/replay": {"get": _op("the view at a version", params=[mid] + _query(schemas.ReplayQuery),
-                                                      errors=(400, 401, 404))},
-        "/api/matches/{match_id}/audit": {"get": _op("verify the hash chain and randomness", params=[mid], errors=(404,))},
-        "/api/matches/{match_id}/takeback": {"post": _op("take back your last command", "201", params=[mid], auth=True,
-                                                         errors=(401, 403, 404, 409, 422))},
-        "/api/matches/{match_id}/disputes": {
-            "get": _op("disputes of a match", params=[mid], errors=(404,)),
-            "post": _op("dispute an event", "201", "OpenDispute", params=[mid], auth=True,
-                        errors=(400, 401, 403, 404, 409, 422))},
-        "/api/matches/{match_id}/disputes/{dispute_id}/votes": {
-            "post": _op("vote on a dispute", body="Vote", params=[mid, _path_param("dispute_id")], auth=True,
-                        errors=(400, 401, 403, 404, 409, 422))},
-    }
-    return {"openapi": "3.0.3",
-            "info": {"title": "turnstream", "version": "0.1.0",
-                     "description": "Event-sourced, turn-based board games for play-by-web matches."},
-            "paths": paths,
-            "components": {"schemas": components,
-                           "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}}}
+        for name, sch in [("options", game.options_schema), *game.command_schemas.items()]:
+            cls = sch if isinstance(sch, type) else type(sch)
+            if cls in named:
+                spec.components.schema(f"{gid}.{name}", {"$ref": f"#/components/schemas/{named[cls]}"})
+            else:
+                named[cls] = f"{gid}.{name}"
+                spec.components.schema(f"{gid}.{name}", schema=sch)
+    paths: dict = {}
+    for rule, method, view in documented_views(app):
+        op = getattr(view, "openapi_operation", None)
+        if op is None:
+            continue
+        path, params = _rule_path(rule)
+        paths.setdefault(path, {})[method.lower()] = _operation(op, rule.endpoint, method, path, params, games)
+    for path, operations in paths.items():
+        spec.path(path=path, operations=operations)
+    return spec.to_dict()

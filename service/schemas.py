@@ -27,12 +27,10 @@ class Webhook(Schema):
     url = fields.Url(required=True, require_tld=False, schemes={"http", "https"})
 
 
-class CreateMatch(Schema):
-    """POST /api/matches: either `players` (invited, starts at once) or `seats` (open lobby match)."""
+class NewMatch(Schema):
+    """What every new match names: the game, its options and an optional turn deadline."""
 
-    game = fields.Str(required=True)
-    players = fields.List(fields.Str(validate=validate.Length(min=1, max=64)), validate=validate.Length(min=1, max=16))
-    seats = fields.Int(validate=validate.Range(min=1, max=16), strict=True)
+    game = fields.Str(required=True, metadata={"enum_of": "games"})
     options = fields.Dict(keys=fields.Str(), load_default=dict)
     turn_deadline_hours = fields.Float(validate=validate.Range(min=0.001, max=24 * 60), allow_none=True,
                                        load_default=None)
@@ -42,10 +40,26 @@ class CreateMatch(Schema):
                                         load_default=None)
 
 
+class InviteMatch(NewMatch):
+    """POST /api/matches with `players`: an invited match."""
+
+    players = fields.List(fields.Str(validate=validate.Length(min=1, max=64)), required=True,
+                          validate=validate.Length(min=1, max=16))
+
+
+class OpenMatch(NewMatch):
+    """POST /api/matches with `seats`: an open lobby match that others join."""
+
+    seats = fields.Int(required=True, validate=validate.Range(min=1, max=16), strict=True)
+
+
+CREATE_MATCH = (InviteMatch, OpenMatch)  # exactly one of them: the body names `players` or `seats`
+
+
 class SubmitCommand(Schema):
     """POST /api/matches/<id>/commands."""
 
-    type = fields.Str(required=True, validate=validate.Length(min=1, max=64))
+    type = fields.Str(required=True, validate=validate.Length(min=1, max=64), metadata={"enum_of": "command_types"})
     payload = fields.Dict(keys=fields.Str(), load_default=dict)
     command_id = fields.Str(validate=validate.Length(min=1, max=128))
     expected_version = fields.Int(validate=VERSION_RANGE, strict=True)
@@ -68,7 +82,7 @@ class ListMatches(Schema):
     """GET /api/matches query."""
 
     status = fields.Str(validate=validate.OneOf(["open", "active", "finished"]))
-    game = fields.Str()
+    game = fields.Str(metadata={"enum_of": "games"})
     player = fields.Str()
     limit = fields.Int(load_default=50, validate=validate.Range(min=1, max=200))
 
@@ -83,3 +97,16 @@ class ReplayQuery(Schema):
     """GET /api/matches/<id>/replay query."""
 
     version = fields.Int(validate=VERSION_RANGE)
+
+
+class StreamQuery(Schema):
+    """GET /api/matches/<id>/stream query (the Last-Event-ID header wins over it)."""
+
+    last_event_id = fields.Int(validate=VERSION_RANGE)
+
+
+class WatchQuery(Schema):
+    """GET /api/users/me/stream and /api/stream query: more matches to follow."""
+
+    watch = fields.Str(validate=validate.Regexp(r"^([A-Za-z0-9_\-]{1,64}(,[A-Za-z0-9_\-]{1,64}){0,49})?$"),
+                       metadata={"description": "comma-separated match ids to follow besides your own (at most 50)"})

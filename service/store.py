@@ -8,6 +8,7 @@ from pathlib import Path
 from redis.exceptions import NoScriptError
 
 from .keys import Keys
+from .metrics import count_round_trip
 
 APPEND_LUA = (Path(__file__).with_name("append.lua")).read_text()
 
@@ -55,6 +56,7 @@ class EventStore:
         args = [expected, command_id or "", stored, head_before, head_after, status, match_id, game_id, secret,
                 lines]
         keys = self.keys.match_keys(match_id)
+        count_round_trip()
         try:  # EVALSHA straight through execute_command: the Script wrapper costs a few µs a call
             reply = self.r.execute_command("EVALSHA", self._append.sha, len(keys), *keys, *args)
         except NoScriptError:
@@ -69,6 +71,7 @@ class EventStore:
     def read(self, match_id: str, after: int = 0, command_id: str | None = None,
              with_secret: bool = False) -> ReadResult:
         """One round trip: the events after version `after`, a command id's stored answer, the secret."""
+        count_round_trip()
         stream_range = (self.keys.stream(match_id), f"0-{after + 1}", "+")
         if not command_id and not with_secret:  # a read of a cached match: one command, no pipeline to build
             replies = [self.r.xrange(*stream_range)]

@@ -14,7 +14,6 @@ from .config import Settings, from_env
 from .connections import make_queue_redis, make_redis, make_stream_redis
 from .live_hub import BLOCK_MS, LiveHub, StreamCaps
 from .matches import MatchService
-from .openapi import build_document
 from .ratelimit import RateLimiter
 from .store import EventStore
 from .trigger import ProjectionTrigger
@@ -35,7 +34,6 @@ class Wiring:
     ratings: Ratings
     rate_limiter: RateLimiter
     trigger: Any
-    openapi: dict
     live: LiveHub
 
 
@@ -55,7 +53,7 @@ def build(settings: Settings | None = None, redis_client=None, queue_redis=None,
     return Wiring(settings=settings, redis=r, store=store, users=Users(r, AuthCache(r, settings.auth_cache_seconds)), games=games, matches=matches,
                   read_models=ReadModels(r, store.keys), ratings=Ratings(r),
                   rate_limiter=RateLimiter(settings.rate_limit_per_minute),
-                  trigger=trigger, openapi=build_document(games),
+                  trigger=trigger,
                   live=build_live(settings, redis_client, games, matches))
 
 

@@ -8,10 +8,11 @@ import logging
 
 from domain.engine import platform_events as pe
 from projections.summary import turns_started
+from service.metrics import record_webhook
 
 from .context import wiring
 from .queues import NOTIFICATIONS, queue
-from .webhook_sender import UnsafeTarget, parse_allowlist, post_json
+from .webhook_sender import DeliveryFailed, UnsafeTarget, parse_allowlist, post_json
 
 log = logging.getLogger("turnstream.notifications")
 JOB = "workers.notifications.deliver"
@@ -89,7 +90,12 @@ def deliver(user_id: str, notice: dict) -> int:
         status = post_json(user["webhook"], body, headers, parse_allowlist(s.webhook_allow),
                            s.webhook_connect_seconds, s.webhook_read_seconds)
     except UnsafeTarget as exc:
+        record_webhook(w.redis, "refused")
         log.warning("webhook %s for %s refused: %s", notice["kind"], user_id, exc)
         return 0
+    except DeliveryFailed:
+        record_webhook(w.redis, "failed")
+        raise
+    record_webhook(w.redis, "delivered")
     log.info("webhook %s for %s: HTTP %s", notice["kind"], user_id, status)
     return status

@@ -8,6 +8,8 @@ import uuid
 
 from redis.exceptions import RedisError
 
+from service.logs import say
+
 from .queues import MAIN, PROJECTIONS, alive_key
 
 log = logging.getLogger("turnstream.worker")
@@ -99,12 +101,12 @@ def run_worker(settings, burst: bool = False, name: str | None = None, queues=MA
                 if burst:
                     raise
                 log.warning("worker %s: lost Redis (%s); reconnecting", name, exc)
-                print(f"turnstream worker: lost Redis ({exc}); reconnecting with backoff", flush=True)
+                say(f"turnstream worker: lost Redis ({exc}); reconnecting with backoff")
                 if not wait_for_redis(conn, stop):
                     return
                 if worker is not None:
                     resume_interrupted(worker, rq_queues)
-                print("turnstream worker: Redis is back; serving again", flush=True)
+                say("turnstream worker: Redis is back; serving again")
     finally:
         stop.set()
         if reconciles:

@@ -5,7 +5,7 @@ from flask import Blueprint
 
 from .. import ratings_views
 from ..http import wiring
-from ..openapi import schema_json
+from ..openapi import documented, schema_json
 
 bp = Blueprint("games", __name__)
 
@@ -18,18 +18,15 @@ def describe_game(game) -> dict:
 
 
 @bp.get("/api/games")
+@documented("the games, their options and command schemas", store=False)
 def list_games():
     """Every game this service hosts."""
     return {"games": [describe_game(g) for g in wiring().games.values()]}
 
 
 @bp.get("/api/games/<game_id>/leaderboard")
+@documented("the game's ratings (openskill Plackett-Luce, shown as mu - 3 sigma), best first")
 def leaderboard(game_id):
     """The game's ratings (openskill Plackett-Luce, shown as mu - 3 sigma), best first."""
     return {"game": game_id, "ratings": ratings_views.leaderboard_rows(wiring(), game_id)}
 
-
-@bp.get("/api/openapi.json")
-def openapi():
-    """The OpenAPI document generated from the schemas."""
-    return wiring().openapi

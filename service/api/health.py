@@ -4,12 +4,14 @@ from __future__ import annotations
 from flask import Blueprint
 from redis.exceptions import RedisError
 
+from ..openapi import documented
 from ..http import wiring
 
 bp = Blueprint("health", __name__)
 
 
 @bp.get("/healthz")
+@documented("health of the service and its Redis")
 def healthz():
     """200 when Redis answers, 503 otherwise; `streams`: the live streams this process holds."""
     try:

@@ -1,7 +1,7 @@
 """Match endpoints: create, list, join, summary, state, legal commands, submit, events."""
 from __future__ import annotations
 
-from flask import Blueprint
+from flask import Blueprint, g
 from marshmallow import ValidationError
 
 from domain.bots import NAMES as BOT_NAMES
@@ -9,9 +9,12 @@ from domain.engine.bot_seats import seat_bots
 
 from .. import schemas
 from ..errors import ApiError
-from ..http import body, current_user, query, wiring
+from ..metrics import command_observed
+from ..openapi import documented
+from ..http import body, body_one_of, current_user, query, wiring
 
 bp = Blueprint("matches", __name__)
+MATCH_ID = {"match_id": "$response.body#/id"}
 
 
 def summary(match) -> dict:
@@ -22,16 +25,19 @@ def summary(match) -> dict:
 
 
 @bp.post("/api/matches")
+@documented("create a match: invited (`players`) or open (`seats`)", ok=201, body=schemas.CREATE_MATCH,
+            auth="required", errors=(422,),
+            links={"GetMatch": ("matches.get_match", MATCH_ID), "GetState": ("matches.state", MATCH_ID),
+                      "GetLegal": ("matches.legal", MATCH_ID), "SubmitCommand": ("matches.submit", MATCH_ID),
+                      "GetEvents": ("matches.events", MATCH_ID), "GetAudit": ("history.audit", MATCH_ID)})
 def create_match():
     """Create an invited match (`players`) that starts at once, or an open one (`seats`)."""
     user = current_user()
-    data = body(schemas.CreateMatch)
+    data = body_one_of(*schemas.CREATE_MATCH)
     w = wiring()
     game = w.games.get(data["game"])
     if game is None:
         raise ApiError(400, "unknown_game", f"no game {data['game']!r}; known: {', '.join(w.games)}")
-    if ("players" in data) == ("seats" in data):
-        raise ApiError(400, "invalid_body", "send either players (an invited match) or seats (an open match)")
     if "players" in data:
         missing = w.users.missing(data["players"])
         if missing:
@@ -50,20 +56,25 @@ def create_match():
 
 
 @bp.get("/api/matches")
+@documented("list matches (a projection)", query=schemas.ListMatches)
 def list_matches():
     """Matches filtered by status, game and player (from the match-list projection)."""
     q = query(schemas.ListMatches)
+    if "game" in q and q["game"] not in wiring().games:
+        raise ApiError(400, "invalid_query", f"no game {q['game']!r}", fields={"game": ["unknown game id"]})
     return {"matches": wiring().read_models.list_matches(q.get("status"), q.get("game"), q.get("player"),
                                                          q["limit"])}
 
 
 @bp.get("/api/matches/<match_id>")
+@documented("a match's summary")
 def get_match(match_id):
     """A match's summary."""
     return wiring().matches.read(match_id, summary)
 
 
 @bp.post("/api/matches/<match_id>/join")
+@documented("take a seat in an open match", auth="required", errors=(409, 422))
 def join_match(match_id):
     """Take a seat in an open match."""
     user = current_user()
@@ -72,6 +83,7 @@ def join_match(match_id):
 
 
 @bp.get("/api/matches/<match_id>/state")
+@documented("the match as the caller (or a spectator) may see it", auth="optional")
 def state(match_id):
     """The match as the caller (or a spectator) may see it."""
     user = current_user(optional=True)
@@ -86,6 +98,7 @@ def state(match_id):
 
 
 @bp.get("/api/matches/<match_id>/legal")
+@documented("every command the caller may send now", auth="required")
 def legal(match_id):
     """Every command the caller may send now."""
     user = current_user()
@@ -94,18 +107,24 @@ def legal(match_id):
 
 
 @bp.post("/api/matches/<match_id>/commands")
+@documented("submit a command", ok=201, body=schemas.SubmitCommand, auth="required", errors=(403, 409, 422),
+            links={"GetEvents": ("matches.events", {"match_id": "$request.path.match_id",
+                                                     "after": "$response.body#/version"})})
 def submit(match_id):
     """Submit a game command."""
     user = current_user()
     data = body(schemas.SubmitCommand)
     w = wiring()
-    w.rate_limiter.check(user["id"])
-    answer = w.matches.submit(user["id"], match_id, data["type"], data["payload"],
-                              data.get("command_id"), data.get("expected_version"))
+    g.command_type = data["type"]
+    with command_observed(lambda: w.matches.cached_game(match_id)):
+        w.rate_limiter.check(user["id"])
+        answer = w.matches.submit(user["id"], match_id, data["type"], data["payload"],
+                                  data.get("command_id"), data.get("expected_version"))
     return answer, 201
 
 
 @bp.get("/api/matches/<match_id>/events")
+@documented("events after a version, redacted for the caller", query=schemas.EventsQuery, auth="optional")
 def events(match_id):
     """Events after a version, redacted for the caller."""
     user = current_user(optional=True)

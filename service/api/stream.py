@@ -8,10 +8,13 @@ import time
 
 from flask import Blueprint, Response, request
 
+from .. import schemas
 from ..errors import ApiError
 from ..json_guard import MAX_VERSION
 from ..http import bearer_token, wiring
 from ..live_hub import StreamsFull, Subscriber, now_ms
+from ..metrics import LIVE_STREAMS
+from ..openapi import documented
 from ..pages import page_user
 
 bp = Blueprint("stream", __name__)
@@ -25,6 +28,8 @@ RECENT_CAP = 100  # matches a cursor may list
 MATCH_ID = re.compile(r"^[A-Za-z0-9_\-]{1,64}$")
 CURSOR = re.compile(r"^(\d{1,15})((?:\.[A-Za-z0-9_\-]{1,64}:\d{1,12})*)$")
 HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+LAST_EVENT_ID = {"name": "Last-Event-ID", "in": "header", "required": False, "schema": {"type": "string"}}
+SSE = {"content": "text/event-stream", "auth": "optional", "errors": (503,), "headers": (LAST_EVENT_ID,)}
 
 
 # -- who is asking ---------------------------------------------------------------------------------
@@ -67,7 +72,12 @@ def open_stream(sub: Subscriber, first, writer) -> Response:
     gone = hung_up_check(request.environ.get("gunicorn.socket"))
     response = Response(pump(sub, backlog, writer, w.live, w.settings.stream_lifetime_seconds, gone),
                         mimetype="text/event-stream", headers=HEADERS)
-    response.call_on_close(lambda: w.live.unsubscribe(sub))
+    LIVE_STREAMS.inc()
+
+    def closed():
+        LIVE_STREAMS.dec()
+        w.live.unsubscribe(sub)
+    response.call_on_close(closed)
     return response
 
 
@@ -161,6 +171,7 @@ class MatchWriter:
 
 
 @bp.get("/api/matches/<match_id>/stream")
+@documented("live events (Server-Sent Events, id = version; Last-Event-ID resumes)", query=schemas.StreamQuery, **SSE)
 def stream(match_id):
     """Server-Sent Events of one match: one message per new event with `id: <version>`; Last-Event-ID resumes."""
     refuse_token_in_url()
@@ -266,6 +277,8 @@ def browser_stream(user: str | None):
 
 
 @bp.get("/api/users/me/stream")
+@documented("live events of all your matches (each names its match) and your inbox changes: one stream for a "
+            "whole browser", query=schemas.WatchQuery, **{**SSE, "auth": "required"})
 def user_stream():
     """Server-Sent Events of all the caller's matches (each message names its match), the matches of
     ?watch=, and the caller's inbox: one connection serves a whole browser. Bearer or session cookie."""
@@ -277,6 +290,7 @@ def user_stream():
 
 
 @bp.get("/api/stream")
+@documented("live events of the watched matches (and, signed in, of all yours)", query=schemas.WatchQuery, **SSE)
 def any_stream():
     """Like /api/users/me/stream, for signed-in and anonymous browsers alike (anonymous: ?watch= only)."""
     return browser_stream(stream_user())

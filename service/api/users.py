@@ -5,11 +5,13 @@ from flask import Blueprint
 
 from .. import ratings_views, schemas
 from ..http import body, current_user, query, wiring
+from ..openapi import documented
 
 bp = Blueprint("users", __name__)
 
 
 @bp.post("/api/users")
+@documented("create a player; the answer carries its secret token", ok=201, body=schemas.CreateUser)
 def create_user():
     """Create a player and return its secret token."""
     data = body(schemas.CreateUser)
@@ -17,6 +19,7 @@ def create_user():
 
 
 @bp.get("/api/users")
+@documented("players whose display name starts with ?name= (each with its id)", query=schemas.UserSearch)
 def search_users():
     """Players whose display name starts with ?name= (names need not be unique: each comes with its id)."""
     q = query(schemas.UserSearch)
@@ -24,6 +27,7 @@ def search_users():
 
 
 @bp.get("/api/users/me")
+@documented("who the token belongs to", auth="required")
 def me():
     """The caller's id and name."""
     user = current_user()
@@ -31,6 +35,7 @@ def me():
 
 
 @bp.post("/api/users/me/token")
+@documented("a new token; the one sent stops working at once", auth="required")
 def rotate_token():
     """A new token for the caller; the one sent stops working at once, in every process."""
     user = current_user()
@@ -38,6 +43,7 @@ def rotate_token():
 
 
 @bp.delete("/api/users/me/token")
+@documented("sign out everywhere: no token of the caller works any more", ok=204, auth="required")
 def revoke_token():
     """Sign out everywhere: no token of the caller works any more."""
     user = current_user()
@@ -46,6 +52,7 @@ def revoke_token():
 
 
 @bp.put("/api/users/me/webhook")
+@documented("register where notifications are POSTed", body=schemas.Webhook, auth="required")
 def put_webhook():
     """Register where notifications are POSTed."""
     user = current_user()
@@ -55,6 +62,7 @@ def put_webhook():
 
 
 @bp.delete("/api/users/me/webhook")
+@documented("remove the webhook", auth="required")
 def delete_webhook():
     """Stop notifications."""
     user = current_user()
@@ -63,12 +71,14 @@ def delete_webhook():
 
 
 @bp.get("/api/users/<user_id>")
+@documented("a player's name, ratings per game and finished matches with rating changes")
 def get_user(user_id):
     """A player's name, ratings per game and finished matches with result and rating change."""
     return ratings_views.player_record(wiring(), user_id)
 
 
 @bp.get("/api/users/me/inbox")
+@documented("matches waiting for the caller, longest-waiting first", auth="required")
 def inbox():
     """Matches in which the caller must act now, longest-waiting first."""
     user = current_user()

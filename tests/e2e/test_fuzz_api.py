@@ -1,39 +1,55 @@
-"""Schemathesis against /api/openapi.json: never a 5xx, every error in the JSON error shape."""
+"""Schemathesis against /api/openapi.json: every operation, valid and invalid data, and the stateful links
+(create -> command -> events); schemathesis' own conformance checks plus ours find nothing."""
 from __future__ import annotations
 
 import schemathesis
 from hypothesis import HealthCheck, Phase, given, settings
-from hypothesis.errors import Unsatisfiable
 from hypothesis import strategies as st
+from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
+from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from service import create_app
 
 EXAMPLES = 10  # per operation and per mode (valid and invalid data)
+CHAIN = ["matches.create_match", "matches.get_match", "matches.state", "matches.legal", "matches.submit",
+         "matches.events", "history.audit"]  # the operations the create -> command -> events links join
+SCHEMA_REFUSALS = {"invalid_body", "invalid_query", "malformed_json"}
 
 
-def check_response(response) -> None:
-    """No 5xx; a JSON body; an error body {"error": {"code": str, "message": str}} on every 4xx."""
+def check_response(response, positive: bool) -> None:
+    """No 5xx; JSON error bodies {"error": {"code": str, "message": str}}; valid data never refused as malformed."""
     assert response.status_code < 500, (response.status_code, response.text[:500])
+    if not response.headers.get("Content-Type", "").startswith("application/json"):
+        return
     body = response.json()
     if response.status_code >= 400:
         assert isinstance(body, dict) and isinstance(body.get("error"), dict), body
         assert isinstance(body["error"].get("code"), str) and isinstance(body["error"].get("message"), str), body
+        if positive:
+            assert body["error"]["code"] not in SCHEMA_REFUSALS, f"schema-valid request refused: {body}"
 
 
-def test_every_operation_answers_json_and_never_5xx(wiring):
-    """For every operation of the served OpenAPI document, valid and invalid generated requests (with
-    or without a real token, on the real match or a random id) never crash the service."""
+def fuzz_app(wiring):
+    """The app, two users and a dice-race match between them."""
     app = create_app(wiring=wiring)
     client = app.test_client()
     ann = client.post("/api/users", json={"name": "ann"}).get_json()
     bob = client.post("/api/users", json={"name": "bob"}).get_json()
     match_id = client.post("/api/matches", json={"game": "dice-race", "players": [ann["id"], bob["id"]]},
                            headers={"Authorization": f"Bearer {ann['token']}"}).get_json()["id"]
+    return app, ann, bob, match_id
+
+
+def test_every_operation_answers_as_documented(wiring):
+    """For every operation of the served document, valid and invalid generated requests (with or without a
+    real token, on the real match or a random id) answer only documented statuses, content types and
+    bodies, never a 5xx, and a schema-valid request is never refused as malformed."""
+    app, ann, bob, match_id = fuzz_app(wiring)
     schema = schemathesis.openapi.from_wsgi("/api/openapi.json", app)
-    # the SSE stream answers text/event-stream and stays open: its error paths are JSON, tested elsewhere
+    # the SSE stream stays open for its lifetime: its error paths are JSON, tested in test_stream_sse.py
     operations = [result.ok() for result in schema.get_all_operations() if not result.ok().path.endswith("/stream")]
-    assert len(operations) >= 15
+    assert len(operations) >= 19
     calls = 0
     for operation in operations:
         for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
@@ -44,10 +60,14 @@ def test_every_operation_answers_json_and_never_5xx(wiring):
             def fuzz(case, real_match, authorized):
                 if real_match and "match_id" in (case.path_parameters or {}):
                     case.path_parameters["match_id"] = match_id
-                headers = {"Authorization": f"Bearer {(ann if real_match else bob)['token']}"} if authorized else None
+                headers = {"Authorization": f"Bearer {(ann if real_match else bob)['token']}"} if authorized else {}
                 response = case.call(headers=headers)
                 try:
-                    check_response(response)
+                    check_response(response, mode is GenerationMode.POSITIVE)
+                    # schemathesis' own checks (status codes, content types, bodies, headers, negative data
+                    # rejection); "valid data is accepted" is ours above: a valid body naming an unknown
+                    # user, a finished match or an illegal move is rightly refused
+                    case.validate_response(response, headers=headers, excluded_checks=[positive_data_acceptance])
                 except (AssertionError, ValueError) as exc:
                     raise AssertionError(f"{case.method} {case.formatted_path} query={case.query} "
                                          f"body={case.body!r}: {exc}") from None
@@ -58,3 +78,43 @@ def test_every_operation_answers_json_and_never_5xx(wiring):
                 assert mode is GenerationMode.NEGATIVE, operation.label  # nothing in it can be made invalid
             calls += 1
     assert calls == 2 * len(operations)
+
+
+def test_stateful_links_create_command_events(wiring):
+    """Schemathesis follows the document's links: a created match's id feeds its state, legal commands,
+    commands and events; a command's version feeds the events after it. Every step passes the checks."""
+    app, ann, bob, _ = fuzz_app(wiring)
+    schema = schemathesis.openapi.from_wsgi("/api/openapi.json", app)
+    schema.config.generation.update(modes=[GenerationMode.POSITIVE])  # invalid data: the test above
+    schema = schema.include(operation_id=CHAIN)  # every operation alone: the test above
+    steps = {"links": 0, "created": 0, "commands": 0}
+
+    class Machine(schema.as_state_machine()):
+        def before_call(self, case):
+            """Valid cases: seat the real users in invited matches and roll the die in them, so the links
+            lead through a live match (create -> command -> events)."""
+            if not (isinstance(case.body, dict) and case.meta.generation.mode.is_positive):
+                return
+            if case.operation.path == "/api/matches" and "players" in case.body:
+                case.body.update(players=[ann["id"], bob["id"]], game="dice-race", options={})
+            elif case.operation.path.endswith("/commands"):
+                case.body.update(type="roll", payload={})
+                case.body.pop("expected_version", None)
+
+        def get_call_kwargs(self, case):
+            return {"headers": {"Authorization": f"Bearer {ann['token']}"}}
+
+        def after_call(self, response, case):
+            super().after_call(response, case)
+            steps["created"] += case.operation.path == "/api/matches" and response.status_code == 201
+            steps["links"] += "{match_id}" in case.operation.path and response.status_code < 400
+            steps["commands"] += case.operation.path.endswith("/commands") and response.status_code == 201
+
+        def validate_response(self, response, case, additional_checks=None, **kwargs):
+            check_response(response, positive=False)
+            case.validate_response(response, headers=kwargs.get("headers"), transport_kwargs=kwargs,
+                                   excluded_checks=[positive_data_acceptance], recorder=self.recorder)
+
+    Machine.run(settings=settings(max_examples=25, stateful_step_count=6, deadline=None, derandomize=True,
+                                  database=None, suppress_health_check=list(HealthCheck)))
+    assert steps["created"] > 0 and steps["links"] > 0 and steps["commands"] > 0, steps

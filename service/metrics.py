@@ -1,0 +1,167 @@
+"""Prometheus metrics: command counters and timings kept by each web process (prometheus_client's multiprocess
+mode under gunicorn), and figures read from Redis when /metrics is scraped (projection lag, queues, matches
+by status, webhook deliveries)."""
+from __future__ import annotations
+
+import os
+import threading
+import time
+from contextlib import contextmanager
+
+from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter, Gauge, Histogram, \
+    generate_latest
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+from redis.exceptions import RedisError
+
+COMMANDS = Counter("turnstream_commands", "Commands by game and outcome (accepted, 409, 422, 4xx, 5xx)",
+                   ["game", "outcome"])
+COMMAND_SECONDS = Histogram("turnstream_command_seconds", "Time to answer a command, by game", ["game"],
+                            buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0))
+COMMAND_ROUND_TRIPS = Histogram("turnstream_command_redis_round_trips", "Redis round trips per command",
+                                buckets=(0, 1, 2, 3, 4, 6))
+LIVE_STREAMS = Gauge("turnstream_live_streams", "Open live-update streams (SSE)", multiprocess_mode="livesum")
+WEBHOOK_OUTCOMES_KEY = "ts:metrics:webhooks"  # hash outcome -> count, kept in Redis by the delivering workers
+MATCH_STATUSES = ("open", "invited", "active", "finished", "cancelled")
+
+_trips = threading.local()  # greenlet-local under gevent's monkey patching
+
+
+def count_round_trip() -> None:
+    """Note one Redis round trip of the current request (the store calls it per pipeline or script call)."""
+    _trips.n = getattr(_trips, "n", 0) + 1
+
+
+def _outcome(status: int) -> str:
+    if status < 300:
+        return "accepted"
+    if status in (409, 422):
+        return str(status)
+    return "4xx" if status < 500 else "5xx"
+
+
+@contextmanager
+def command_observed(game_of):
+    """Count and time one command; `game_of()` names its game afterwards (from the process's cache)."""
+    _trips.n = 0
+    started = time.perf_counter()
+    status = 201
+    try:
+        yield
+    except Exception as exc:  # noqa: BLE001 - re-raised: only its status is read here
+        status = getattr(exc, "status", None) or getattr(exc, "code", None) or 500
+        if not isinstance(status, int):
+            status = 500
+        raise
+    finally:
+        game = game_of() or "unknown"
+        COMMANDS.labels(game, _outcome(status)).inc()
+        COMMAND_SECONDS.labels(game).observe(time.perf_counter() - started)
+        COMMAND_ROUND_TRIPS.observe(_trips.n)
+
+
+@contextmanager
+def live_stream():
+    """Count an open live-update stream while the block runs."""
+    LIVE_STREAMS.inc()
+    try:
+        yield
+    finally:
+        LIVE_STREAMS.dec()
+
+
+def record_webhook(redis_client, outcome: str) -> None:
+    """Count one webhook delivery attempt by outcome (delivered, rejected, unreachable, refused...)."""
+    try:
+        redis_client.hincrby(WEBHOOK_OUTCOMES_KEY, outcome, 1)
+    except RedisError:
+        pass  # a lost count must never fail a delivery
+
+
+class StoreCollector:
+    """Figures read from Redis at scrape time: one pipelined pass per group."""
+
+    def __init__(self, wiring):
+        self.w = wiring
+        self._queue_redis = None
+
+    def queue_redis(self):
+        """The queue Redis (a plain Redis even when the events live on a cluster), connected on first use."""
+        if self._queue_redis is None:
+            from .connections import make_queue_redis
+            self._queue_redis = make_queue_redis(self.w.settings)
+        return self._queue_redis
+
+    def collect(self):
+        """Yield the metric families (a family whose source is unreachable is left out)."""
+        up = GaugeMetricFamily("turnstream_redis_up", "1 when the event store answered this scrape")
+        try:
+            yield from self._store_families()
+            up.add_metric([], 1)
+        except RedisError:
+            up.add_metric([], 0)
+        yield up
+        try:
+            yield from self._queue_families()
+        except RedisError:
+            pass
+
+    def _store_families(self):
+        r, keys = self.w.redis, self.w.store.keys
+        parts = range(keys.partitions)
+        pipe = r.pipeline(transaction=False)
+        for p in parts:
+            pipe.get(keys.checkpoint(p))
+        checkpoints = pipe.execute()
+        pipe = r.pipeline(transaction=False)
+        for p, ckpt in zip(parts, checkpoints):
+            pipe.xrange(keys.log(p), f"({ckpt}" if ckpt else "-", "+", count=1)
+        for status in MATCH_STATUSES:
+            pipe.zcard(keys.status_index(status))
+        pipe.hgetall(WEBHOOK_OUTCOMES_KEY)
+        replies = pipe.execute()
+        now_ms = time.time() * 1000
+        lag = GaugeMetricFamily("turnstream_projection_lag_seconds",
+                                "Age of the oldest change a partition's projection has not applied yet (0: none)",
+                                labels=["partition"])
+        for p, pending in zip(parts, replies[:len(parts)]):
+            oldest = int(pending[0][0].split("-")[0]) if pending else now_ms
+            lag.add_metric([str(p)], max(0.0, (now_ms - oldest) / 1000))
+        yield lag
+        matches = GaugeMetricFamily("turnstream_matches", "Matches by status (from the read models)", labels=["status"])
+        for status, count in zip(MATCH_STATUSES, replies[len(parts):len(parts) + len(MATCH_STATUSES)]):
+            matches.add_metric([status], count)
+        yield matches
+        hooks = CounterMetricFamily("turnstream_webhook_deliveries", "Webhook delivery attempts by outcome",
+                                    labels=["outcome"])
+        for outcome, count in sorted(replies[-1].items()):
+            hooks.add_metric([outcome], int(count))
+        yield hooks
+
+    def _queue_families(self):
+        from rq import Queue
+
+        from workers.queues import ALL
+        conn = self.queue_redis()
+        depth = GaugeMetricFamily("turnstream_queue_jobs", "Jobs waiting in each RQ queue", labels=["queue"])
+        failed = GaugeMetricFamily("turnstream_queue_failed_jobs", "Jobs in each RQ queue's failed registry",
+                                   labels=["queue"])
+        for name in ALL:
+            queue = Queue(name, connection=conn)
+            depth.add_metric([name], queue.count)
+            failed.add_metric([name], queue.failed_job_registry.count)
+        yield depth
+        yield failed
+
+
+def exposition(collector: StoreCollector) -> tuple[bytes, str]:
+    """The /metrics body and content type: this host's processes' metrics plus the Redis-derived figures."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)
+        local = generate_latest(registry)
+    else:
+        local = generate_latest(REGISTRY)
+    store = CollectorRegistry()
+    store.register(collector)
+    return local + generate_latest(store), CONTENT_TYPE_LATEST
