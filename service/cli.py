@@ -105,8 +105,9 @@ def rebuild_projections(w) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
-    from . import history_cli
     from workers.queues import MAIN
+
+    from . import game_cli, history_cli
     from .benchmarks import engine as bench
     parser = argparse.ArgumentParser(
         prog="turnstream",
@@ -151,6 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
     rebuild.set_defaults(func=cmd_rebuild)
 
     history_cli.add_commands(sub)
+    game_cli.add_commands(sub)
     bench.add_commands(sub)
     return parser
 
