@@ -71,36 +71,10 @@ def cmd_up(args) -> int:
 
 def cmd_rebuild(args) -> int:
     """Rebuild every projection from zero: drop the read models and checkpoints, replay every log."""
-    from workers import context
+    from .rebuild import rebuild_projections
     from .wiring import build
-    w = build(start_trigger=False)
-    context.use(w)
-    rebuild_projections(w)
+    rebuild_projections(build(start_trigger=False), say)
     return 0
-
-
-def rebuild_projections(w) -> int:
-    """Drop every read model (rows, indexes, inboxes, ratings) and checkpoint of wiring `w`, then
-    project every partition's log again; return the match rows written."""
-    from workers.jobs import project_partition
-    keys = w.store.keys
-    dropped = 0
-    for pattern in ("ts:idx:*", "ts:inbox:*"):
-        for key in w.redis.scan_iter(match=pattern, count=500):
-            dropped += w.redis.delete(key)
-    dropped += w.ratings.drop_all()
-    for p in range(keys.partitions):
-        w.redis.delete(keys.checkpoint(p))
-        for key in w.redis.scan_iter(match=f"ts:{{p{p:02d}}}:rm:m:*", count=500):
-            dropped += w.redis.delete(key)
-    print(f"dropped {dropped} read-model keys; rebuilding {keys.partitions} partitions", flush=True)
-    total = 0
-    for p in range(keys.partitions):
-        total += project_partition(p)
-        if (p + 1) % 8 == 0 or p + 1 == keys.partitions:
-            print(f"  partitions {p + 1}/{keys.partitions}: {total} match rows written", flush=True)
-    print(f"rebuilt: {total} match rows", flush=True)
-    return total
 
 
 def build_parser() -> argparse.ArgumentParser:

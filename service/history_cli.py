@@ -1,4 +1,4 @@
-"""`turnstream replay`, `turnstream audit` (online or --file offline) and `turnstream export`."""
+"""`turnstream replay`, `turnstream audit` (online or --file offline), `export` (one match or --all) and `import`."""
 from __future__ import annotations
 
 import json
@@ -102,7 +102,12 @@ def cmd_audit(args) -> int:
 
 
 def cmd_export(args) -> int:
-    """Write a match's export document (events, hashes, commitment, seed once revealed)."""
+    """Write a match's export document (events, hashes, commitment, seed once revealed), or with --all an
+    operator backup of every match and user into a directory."""
+    if args.all == bool(args.match):
+        return _fail("give a match id, or --all -o DIR for an operator backup")
+    if args.all:
+        return _export_all(args)
     doc = _history().export(args.match)
     text = json.dumps(doc, indent=1, ensure_ascii=False)
     if args.output and args.output != "-":
@@ -112,6 +117,31 @@ def cmd_export(args) -> int:
     else:
         print(text)
     return 0
+
+
+def _export_all(args) -> int:
+    from .backup import export_all
+    from .logs import say
+    from .wiring import build
+    if not args.output or args.output == "-":
+        return _fail("--all writes a directory: give -o DIR")
+    manifest = export_all(build(start_trigger=False), args.output, say)
+    print(f"wrote {args.output}: {manifest['matches']} matches ({manifest['events']} events), "
+          f"{manifest['users']} users. It is an OPERATOR BACKUP with secret seeds: keep it private.", file=sys.stderr)
+    return 0
+
+
+def cmd_import(args) -> int:
+    """Restore an operator backup (directories or files): verify each match, write it, rebuild projections."""
+    from .backup import import_files
+    from .logs import say
+    from .wiring import build
+    counts = import_files(build(start_trigger=False), args.files, say)
+    for problem in counts["refused"]:
+        print(f"  refused {problem}", file=sys.stderr)
+    print(f"restored {counts['matches']} matches ({counts['events']} events) and {counts['users']} users; "
+          f"{len(counts['refused'])} refused", file=sys.stderr)
+    return 1 if counts["refused"] else 0
 
 
 def add_commands(sub) -> None:
@@ -131,7 +161,24 @@ def add_commands(sub) -> None:
     audit.add_argument("--json", action="store_true", help="print the report as JSON")
     audit.set_defaults(func=_guarded(cmd_audit))
 
-    export = sub.add_parser("export", help="write a match's events, hashes, commitment and revealed seed as JSON")
-    export.add_argument("match", help="match id")
-    export.add_argument("-o", "--output", default=None, help="file to write (default: standard output)")
+    export = sub.add_parser("export", help="write a match's events, hashes, commitment and revealed seed as JSON "
+                                           "(--all: an operator backup of everything)",
+                            description="One match: its export document (the seed only once revealed). With --all "
+                                        "-o DIR: an operator backup, DIR/matches/<id>.json (events, hashes, "
+                                        "commitment and the secret seed), DIR/users.json (id, name, token digest, "
+                                        "webhook; never a raw token) and DIR/manifest.json; restore it with "
+                                        "`turnstream import DIR`.")
+    export.add_argument("match", nargs="?", default=None, help="match id")
+    export.add_argument("--all", action="store_true", help="back up every match and user into the directory -o DIR")
+    export.add_argument("-o", "--output", default=None,
+                        help="file to write (default: standard output); with --all, the directory")
     export.set_defaults(func=_guarded(cmd_export))
+
+    restore = sub.add_parser("import", help="restore an operator backup into this Redis (empty or not)",
+                             description="Restore what `turnstream export --all -o DIR` wrote: users that do not "
+                                         "exist yet, then each match after verifying its hash chain, commitment "
+                                         "and draws with its seed, written through the store (its partition, "
+                                         "hash tag and change log); a match that already exists is refused. "
+                                         "Then every projection is rebuilt. Exit 1 if anything was refused.")
+    restore.add_argument("files", nargs="+", metavar="FILE", help="backup directories or their JSON files")
+    restore.set_defaults(func=_guarded(cmd_import))

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import random
 
-from service.cli import rebuild_projections
+from service.rebuild import rebuild_projections
 from tests.conftest import drain_projections
 
 
