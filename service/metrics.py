@@ -39,24 +39,39 @@ def _outcome(status: int) -> str:
     return "4xx" if status < 500 else "5xx"
 
 
-@contextmanager
-def command_observed(game_of):
-    """Count and time one command; `game_of()` names its game afterwards (from the process's cache)."""
-    _trips.n = 0
-    started = time.perf_counter()
-    status = 201
-    try:
-        yield
-    except Exception as exc:  # noqa: BLE001 - re-raised: only its status is read here
-        status = getattr(exc, "status", None) or getattr(exc, "code", None) or 500
-        if not isinstance(status, int):
-            status = 500
-        raise
-    finally:
-        game = game_of() or "unknown"
-        COMMANDS.labels(game, _outcome(status)).inc()
-        COMMAND_SECONDS.labels(game).observe(time.perf_counter() - started)
+_counted: dict = {}  # (game, outcome) -> counter child; game -> latency child: labels() costs more than inc()
+_timed: dict = {}
+
+
+class command_observed:
+    """Count and time one command (a `with` block); `game_of()` names its game afterwards (from the cache).
+    A class, not a generator context manager: this runs on every command, so it stays a few attribute sets."""
+
+    __slots__ = ("game_of", "started")
+
+    def __init__(self, game_of):
+        self.game_of = game_of
+
+    def __enter__(self):
+        _trips.n = 0
+        self.started = time.perf_counter()
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        elapsed = time.perf_counter() - self.started
+        status = 201 if exc is None else getattr(exc, "status", None) or getattr(exc, "code", None)
+        outcome = _outcome(status if isinstance(status, int) else 500)
+        game = self.game_of() or "unknown"
+        counter = _counted.get((game, outcome))
+        if counter is None:
+            counter = _counted[(game, outcome)] = COMMANDS.labels(game, outcome)
+        latency = _timed.get(game)
+        if latency is None:
+            latency = _timed[game] = COMMAND_SECONDS.labels(game)
+        counter.inc()
+        latency.observe(elapsed)
         COMMAND_ROUND_TRIPS.observe(_trips.n)
+        return False
 
 
 @contextmanager
