@@ -24,19 +24,25 @@ def mask_secrets(text: str, known: tuple = ()) -> str:
 
 
 class RequestContext(logging.Filter):
-    """Adds the current request's id, user, match, command type (and, on the request line, outcome and ms)."""
+    """Adds the current request's id, user, match, command type (and, on the request line, outcome and ms);
+    in a worker, the current RQ job's id and function."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        """Copy the request's fields onto the record (nothing outside a request)."""
+        """Copy the request's (or the job's) fields onto the record."""
         from flask import g, has_request_context, request
-        if has_request_context():
-            for name in ("request_id", "user_id", "command_type"):
-                value = g.get(name) if name != "user_id" else (g.get("user") or {}).get("id")
-                if value is not None and not hasattr(record, name):
-                    setattr(record, name, value)
-            match_id = (request.view_args or {}).get("match_id")
-            if match_id and not hasattr(record, "match_id"):
-                record.match_id = match_id
+        if not has_request_context():
+            from rq import get_current_job
+            job = get_current_job()
+            if job is not None and not hasattr(record, "job_id"):
+                record.job_id, record.job = job.id, job.func_name
+            return True
+        for name in ("request_id", "user_id", "command_type"):
+            value = g.get(name) if name != "user_id" else (g.get("user") or {}).get("id")
+            if value is not None and not hasattr(record, name):
+                setattr(record, name, value)
+        match_id = (request.view_args or {}).get("match_id")
+        if match_id and not hasattr(record, "match_id"):
+            record.match_id = match_id
         return True
 
 

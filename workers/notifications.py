@@ -93,8 +93,9 @@ def deliver(user_id: str, notice: dict) -> int:
         record_webhook(w.redis, "refused")
         log.warning("webhook %s for %s refused: %s", notice["kind"], user_id, exc)
         return 0
-    except DeliveryFailed:
+    except DeliveryFailed as exc:
         record_webhook(w.redis, "failed")
+        log.warning("webhook %s for %s failed (RQ retries it): %s", notice["kind"], user_id, exc)
         raise
     record_webhook(w.redis, "delivered")
     log.info("webhook %s for %s: HTTP %s", notice["kind"], user_id, status)

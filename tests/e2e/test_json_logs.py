@@ -1,5 +1,6 @@
-"""TURNSTREAM_LOG_FORMAT=json: every line the web server and the worker write is one JSON object with the
-request's id, user, match, command type, outcome and ms; no token, cookie or secret appears in any line."""
+"""TURNSTREAM_LOG_FORMAT=json: every line the web server and the workers write is one JSON object with the
+request's id, user, match, command type, outcome and ms (a job's id in workers); no token, cookie or secret
+appears in any line."""
 from __future__ import annotations
 
 import http.cookiejar
@@ -79,11 +80,11 @@ def test_json_log_lines_carry_context_and_no_secret(redis_url, tmp_path):
                                                       headers={"Authorization": f"Bearer {METRICS_TOKEN}"})).read()
         time.sleep(2)  # the worker projects and tries the webhook
     lines = []
-    for name in ("web.log", "worker.log"):
+    for name in ("web.log", "worker.log", "deliveries.log"):
         for raw in (tmp_path / name).read_text().splitlines():
             if raw.strip():
                 lines.append((name, raw))
-    assert {name for name, _ in lines} == {"web.log", "worker.log"}
+    assert {name for name, _ in lines} == {"web.log", "worker.log", "deliveries.log"}
     records = []
     for name, raw in lines:
         record = json.loads(raw)  # every line is one JSON object
@@ -96,3 +97,4 @@ def test_json_log_lines_carry_context_and_no_secret(redis_url, tmp_path):
     assert all(r["command_type"] and r["match_id"] == match["id"] and r["user_id"] in (ann["id"], bob["id"])
                and r["outcome"] == "ok" and r["ms"] >= 0 and r["status"] == 201 for r in commands), commands
     assert any(r.get("path", "").endswith("/stream") for r in records)
+    assert any(r.get("job_id") and r.get("job") for r in records), "worker lines name their RQ job"
