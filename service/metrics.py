@@ -13,6 +13,8 @@ from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, 
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from redis.exceptions import RedisError
 
+from projections.writer import STATUSES  # the statuses the match-list projection indexes
+
 COMMANDS = Counter("turnstream_commands", "Commands by game and outcome (accepted, 409, 422, 4xx, 5xx)",
                    ["game", "outcome"])
 COMMAND_SECONDS = Histogram("turnstream_command_seconds", "Time to answer a command, by game", ["game"],
@@ -21,7 +23,6 @@ COMMAND_ROUND_TRIPS = Histogram("turnstream_command_redis_round_trips", "Redis r
                                 buckets=(0, 1, 2, 3, 4, 6))
 LIVE_STREAMS = Gauge("turnstream_live_streams", "Open live-update streams (SSE)", multiprocess_mode="livesum")
 WEBHOOK_OUTCOMES_KEY = "ts:metrics:webhooks"  # hash outcome -> count, kept in Redis by the delivering workers
-MATCH_STATUSES = ("open", "invited", "active", "finished", "cancelled")
 
 _trips = threading.local()  # greenlet-local under gevent's monkey patching
 
@@ -130,7 +131,7 @@ class StoreCollector:
         pipe = r.pipeline(transaction=False)
         for p, ckpt in zip(parts, checkpoints):
             pipe.xrange(keys.log(p), f"({ckpt}" if ckpt else "-", "+", count=1)
-        for status in MATCH_STATUSES:
+        for status in STATUSES:
             pipe.zcard(keys.status_index(status))
         pipe.hgetall(WEBHOOK_OUTCOMES_KEY)
         replies = pipe.execute()
@@ -143,7 +144,7 @@ class StoreCollector:
             lag.add_metric([str(p)], max(0.0, (now_ms - oldest) / 1000))
         yield lag
         matches = GaugeMetricFamily("turnstream_matches", "Matches by status (from the read models)", labels=["status"])
-        for status, count in zip(MATCH_STATUSES, replies[len(parts):len(parts) + len(MATCH_STATUSES)]):
+        for status, count in zip(STATUSES, replies[len(parts):len(parts) + len(STATUSES)]):
             matches.add_metric([status], count)
         yield matches
         hooks = CounterMetricFamily("turnstream_webhook_deliveries", "Webhook delivery attempts by outcome",
