@@ -5,6 +5,7 @@ service: each worker patches the standard library with gevent first, then builds
 """
 import os
 import resource
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -29,7 +30,9 @@ loglevel = os.environ.get("TURNSTREAM_LOG_LEVEL") or "info"
 control_socket_disable = True  # one shared default path would clash between servers on one machine
 # metrics: every worker writes its counters to files here and /metrics sums them (prometheus_client's
 # multiprocess mode); a fresh directory per server unless the operator names one (wiped at start then)
-os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="turnstream-metrics-"))
+_OWN_METRICS_DIR = not os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+if _OWN_METRICS_DIR:
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="turnstream-metrics-")
 if os.environ.get("TURNSTREAM_LOG_FORMAT", "").lower() == "json":  # the server's own lines as JSON too
     _json = {"()": "pythonjsonlogger.json.JsonFormatter", "fmt": "%(asctime)s %(levelname)s %(name)s %(message)s",
              "rename_fields": {"asctime": "time", "levelname": "level", "message": "event", "name": "logger"}}
@@ -45,6 +48,12 @@ def on_starting(server):
     directory.mkdir(parents=True, exist_ok=True)
     for stale in directory.glob("*.db"):
         stale.unlink()
+
+
+def on_exit(server):
+    """Remove the metrics directory this server made for itself."""
+    if _OWN_METRICS_DIR:
+        shutil.rmtree(os.environ["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)
 
 
 def child_exit(server, worker):
