@@ -3,7 +3,7 @@ panel per player."""
 from __future__ import annotations
 
 from domain.games.merchant_of_venus import data
-from domain.games.merchant_of_venus.command_text import item_name, square_label, square_name
+from domain.games.merchant_of_venus.command_text import culture_name, item_name, square_label, square_name
 
 from .svgkit import e, ink, place, seat_letter, svg_root, text
 
@@ -90,24 +90,52 @@ def _square(sid: str, spaceports: dict, deeds: list, colours: dict) -> str:
                                   f"{', hazard c' + str(sq['hazard']) if sq['hazard'] else ''})", body)
 
 
+LABEL_H = 38  # the name line and a "(you saw …)" line
+
+
+def _label_width(name: str) -> float:
+    """Room for "<system>: <the longest culture name>" in 14 px bold."""
+    longest = max(len(c["name"]) for c in data.CULTURES.values())
+    return 8.2 * (len(name) + 2 + longest) + 12
+
+
+def _label_spots() -> dict:
+    """Top-left of each system's label: near its city or port, covering the fewest squares and labels."""
+    obstacles = [(x - 18, y - 14, x + 18, y + 27) for x, y in (_xy(s) for s in data.SQUARE_ORDER)]
+    spots = {}
+    for sid, system in data.SYSTEMS.items():
+        ax, ay = _xy(system["city"] or system["port"])
+        w = _label_width(system["name"])
+
+        def covered(x, y, w=w):
+            return sum(1 for x0, y0, x1, y1 in obstacles if x0 < x + w and x < x1 and y0 < y + LABEL_H and y < y1)
+
+        tries = [(ax + dx, ay + dy) for dy in (-96, -70, -44, 30, 44, 58, 72) for dx in (-w - 20, -w / 2, 20, -w + 30)]
+        tries = [(x, y) for x, y in tries if OX <= x <= WIDTH - w - OX and OY - 30 <= y <= OY + MAP_H - LABEL_H]
+        x, y = min(tries, key=lambda p: (covered(*p), abs(p[0] + w / 2 - ax) + abs(p[1] - ay)))
+        spots[sid] = (x, y, w)
+        obstacles.append((x, y, x + w, y + LABEL_H))
+    return spots
+
+
+LABEL_SPOTS = _label_spots()
+
+
 def _systems(view: dict) -> list[str]:
     out = []
     systems = view.get("systems") or {}
     observed = view.get("observed") or {}
     for sid, system in data.SYSTEMS.items():
-        anchor = system["city"] or system["port"]
-        x, y = _xy(anchor)
+        x, y, w = LABEL_SPOTS[sid]
         info = systems.get(sid) or {}
         culture = info.get("culture_name") or info.get("culture")
-        label = f"{system['name']}: {culture}" if culture else f"{system['name']}: ?"
-        anchor_x = "end" if x > WIDTH - 150 else "start" if x < 150 else "middle"
-        out.append(f'<rect x="{x - 4 - (len(label) * 7.4 if anchor_x == "end" else len(label) * 3.7 if anchor_x == "middle" else -4 + 4):.1f}" '
-                   f'y="{y + 28:.1f}" width="{len(label) * 7.4 + 8:.1f}" height="19" rx="4" fill="#000" opacity="0.85" '
-                   f'class="label-ground"/>')
-        out.append(text(x, y + 43, label, 14, INK, anchor_x, "bold"))
         seen = observed.get(sid)
-        if isinstance(seen, str) and not culture:
-            out.append(text(x, y + 60, f"(you saw {seen})", 12, "#ffd54f", anchor_x))
+        second = f"(you saw {seen})" if isinstance(seen, str) and not culture else ""
+        out.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.0f}" height="{LABEL_H if second else 21}" rx="4" '
+                   f'fill="#000" opacity="0.85" class="label-ground"/>')
+        out.append(text(x + 6, y + 16, f"{system['name']}: {culture or '?'}", 14, INK, "start", "bold"))
+        if second:
+            out.append(text(x + 6, y + 33, second, 12, "#ffd54f"))
     return out
 
 
@@ -131,12 +159,12 @@ def _panel(i: int, pid: str, ps: dict, view: dict, colour: str, letter: str, y0:
            f'stroke="{colour if active else "#555"}" stroke-width="{4 if active else 1}"/>',
            f'<circle cx="{x + 18}" cy="{y + 18}" r="11" fill="{colour}" stroke="#000"/>',
            text(x + 18, y + 23, letter, 13, ink(colour), "middle", "bold"),
-           text(x + 36, y + 24, f"{pid} ({ps.get('race')})" + ("  ◀ to act" if active else ""), 15, INK, weight="bold")]
+           text(x + 36, y + 24, f"{pid} ({culture_name(ps.get('race'))})" + ("  ◀ to act" if active else ""), 15, INK, weight="bold")]
     cargo = ", ".join(item_name(c).split(" (")[0].replace("the ", "") for c in ps.get("cargo") or []) or "empty"
     equipment = [f"{ps.get('shields', 0)} shield(s)"] + [str(d).replace("drive:", "") + " drive"
                                                            for d in ps.get("drives") or []]
-    deeds = [f"factory {c}" for c in ps.get("factories") or []] + \
-        [f"port {square_name(s)}" for s in ps.get("spaceports") or []]
+    deeds = [f"{culture_name(c)} factory" for c in ps.get("factories") or []] + \
+        [f"spaceport on {square_name(s)}" for s in ps.get("spaceports") or []]
     lines = [f"c{ps.get('cash')} credits · net worth c{ps.get('net_worth')}",
              f"{ps.get('ship')} on {square_name(ps.get('square'))}",
              f"holds {ps.get('holds_used')}/{ps.get('holds')} · " + ", ".join(equipment),

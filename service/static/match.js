@@ -110,7 +110,7 @@
     if (btn) {
       var cmd = JSON.parse(btn.dataset.command);
       btn.disabled = true;
-      act("command", {type: cmd.type, payload: cmd.payload || {}, command_id: commandId()}, btn.textContent.trim() + ": done.")
+      act("command", {type: cmd.type, payload: cmd.payload || {}, command_id: commandId()}, (btn.getAttribute("aria-label") || btn.textContent).trim() + ": done.")
         .then(function () { btn.disabled = false; });
       return;
     }
