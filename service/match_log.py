@@ -78,3 +78,14 @@ def chat_messages(match, names: dict) -> list:
             out.append({"version": env["version"], "by": by, "name": names.get(by, by or "someone"),
                         "at": env.get("at"), "text": (env.get("data") or {}).get("text", "")})
     return out[-CHAT_LIMIT:]
+
+
+def dispute_vote_note(match, voter: str, names: dict) -> str | None:
+    """The inbox line of an open dispute waiting for `voter`: "Ann disputes Bob's move: vote"."""
+    dispute = match.open_dispute()
+    if dispute is None:
+        return None
+    disputed = next(iter(match.envelopes_since(dispute["version"])), {}) if dispute["version"] <= match.version else {}
+    by, mover = dispute["by"], disputed.get("actor")
+    whose = "your" if mover == voter else ("their own" if mover == by else f"{names.get(mover, 'someone')}'s")
+    return f"{names.get(by, by)} disputes {whose} move: vote"

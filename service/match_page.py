@@ -15,8 +15,9 @@ LIVE_PARTS = ("status", "players", "actions", "log", "disputes", "chat", "result
 
 
 # -- the live sections -------------------------------------------------------------------------------
-def live_sections(w, match, viewer) -> dict:
-    """Everything of the match page that changes with a new event, rendered as HTML snippets."""
+def live_sections(w, match, viewer, csrf: str = "") -> dict:
+    """Everything of the match page that changes with a new event, rendered as HTML snippets (`csrf`: the
+    signed-in browser's token for the forms in them)."""
     actors = [env.get("actor") for env in match.envelopes[-LOG_LIMIT:] if env.get("actor")]
     names = w.users.names(list(match.players) + actors + [match.created_by or ""])
     names.pop("", None)
@@ -24,7 +25,7 @@ def live_sections(w, match, viewer) -> dict:
     acts = actions(match.game, match.game_state, view, legal_for(match, viewer), names)
     active = match.active_players()
     log = log_entries(match, viewer, names)
-    ctx = {"match": match, "viewer": viewer, "names": names, "active": active, "groups": action_groups(acts),
+    ctx = {"match": match, "viewer": viewer, "names": names, "csrf": csrf, "active": active, "groups": action_groups(acts),
            "log": log, "quotes": {e["version"]: e["text"] for e in log}, "disputes": list(match.disputes.values()),
            "chat": chat_messages(match, names), "standings": standings(match.result, match.players, names),
            "deadlines": turn_deadlines(w, match, active), "deadline_text": hours_text(match.turn_deadline_hours or 0)}

@@ -13,7 +13,9 @@ from .errors import ApiError
 from .history import History
 from .http import wiring
 from .lobby_form import bots_from_form, field_errors, option_fields, parse_options, resolve_invites
+from .match_log import dispute_vote_note
 from .match_page import live_sections
+from .standings import winners_sentence
 from .web_sessions import LOGIN_CSRF_COOKIE, SESSION_COOKIE, SESSION_TTL_SECONDS, Sessions, same_secret
 
 bp = Blueprint("pages", __name__)
@@ -137,10 +139,13 @@ def lobby(error: str | None = None, status: int = 200, kept: dict | None = None)
     open_matches = [row for row in w.read_models.list_matches(status="open", limit=100)
                     if not user or user["id"] not in row["players"]]
     ids = [p for row in inbox + mine + open_matches for p in row.get("players", [])]
+    names = w.users.names(ids)
+    notes = {row["id"]: w.matches.read(row["id"], lambda m: dispute_vote_note(m, user["id"], names))
+             for row in inbox if row.get("waiting_for") == "dispute_vote"}
     games = [{"id": gm.id, "title": gm.title, "min": gm.min_players, "max": gm.max_players,
               "fields": option_fields(gm), "picture": has_picture(gm.id)} for gm in w.games.values()]
     html = render_template("lobby.html", user=user, inbox=inbox, mine=mine, open_matches=open_matches,
-                           names=w.users.names(ids), games=games, titles={gm.id: gm.title for gm in w.games.values()},
+                           names=names, notes=notes, winners_sentence=winners_sentence, games=games, titles={gm.id: gm.title for gm in w.games.values()},
                            error=error, kept=kept or {}, login_csrf=login_csrf())
     return html, status
 
@@ -325,9 +330,9 @@ def match_page(match_id):
 
     def render(match):  # under the match's lock: a command applying meanwhile cannot tear the page
         viewer = _viewer(match)
-        return render_template("match.html", user=user, match=match, viewer=viewer,
-                               sections=live_sections(w, match, viewer), title=match.game.title,
-                               login_csrf=login_csrf(),
+        sections = live_sections(w, match, viewer, user["csrf"] if user else "")
+        return render_template("match.html", user=user, match=match, viewer=viewer, sections=sections,
+                               title=match.game.title, login_csrf=login_csrf(),
                                can_join=bool(user and match.status == "open" and not viewer))
 
     try:
@@ -340,9 +345,10 @@ def match_page(match_id):
 def live(match_id):
     """The live parts of the match page as HTML snippets (the page's script swaps them in)."""
     w = wiring()
+    user = page_user()
 
     def render(match):
-        sections = live_sections(w, match, _viewer(match))
+        sections = live_sections(w, match, _viewer(match), user["csrf"] if user else "")
         return {"version": match.version, "status": match.status,
                 "html": {k: str(v) for k, v in sections["html"].items()}}
 

@@ -95,3 +95,16 @@ def test_game_over_shows_standings_once_and_no_take_back_or_dispute(table):
         assert f'href="{link}"' in over and client.get(link).status_code == 200
     export = client.get(f"/matches/{mid}/export")
     assert "attachment" in export.headers["Content-Disposition"] and export.get_json()["seed"]
+
+
+def test_an_open_dispute_is_told_to_each_voter_in_words(table, wiring):
+    from service.match_log import dispute_vote_note
+    t = table
+    mid = t["start"]()
+    noted = act(t, mid, "command", {"type": "note", "payload": {"text": "mine"}}).get_json()
+    names = {t["ann"]: "Ann", t["bob"]: "Bob"}
+    assert wiring.matches.read(mid, lambda m: dispute_vote_note(m, t["ann"], names)) is None
+    opened = t["client"].post(f"/api/matches/{mid}/disputes", json={"version": noted["version"], "reason": "no"},
+                              headers=t["hb"])
+    assert opened.status_code == 201, opened.get_json()
+    assert wiring.matches.read(mid, lambda m: dispute_vote_note(m, t["ann"], names)) == "Bob disputes your move: vote"
