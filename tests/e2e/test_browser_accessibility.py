@@ -165,7 +165,7 @@ def test_moves_since_the_last_visit_are_new_the_title_says_your_move_and_focus_s
     assert fresh and ann["id"] not in fresh, fresh
     assert page.title().startswith("Your move · "), page.title()
     before = int(page.get_attribute("[data-match-version]", "data-match-version"))
-    page.focus("#section-actions [data-command]")
+    page.locator("#section-actions [data-command]:visible").first.focus()
     page.keyboard.press("Enter")
     page.wait_for_selector(f"[data-match-version]:not([data-match-version='{before}'])")
     wait_for(lambda: page.evaluate("() => !!document.activeElement.closest('#actions-card')"), 5,
