@@ -14,10 +14,11 @@ from domain.bots import choose, information_set
 from domain.engine.bot_seats import bot_level, is_bot
 
 from .context import wiring
-from .queues import BOTS, job_id, queue
+from .queues import BOTS, job_id, project_now, queue
 
 log = logging.getLogger("turnstream.bots")
 JOB = "workers.bot_turns.play_bot_turn"
+CHAINED = 20  # commands one job sends while its seat stays to move (an order and its steps, a whole move)
 
 
 def bot_turn_job_id(match_id: str, player: str, version: int) -> str:
@@ -75,21 +76,35 @@ def decide_turn(w, match_id: str, player: str, version: int):
     return command, level, stand_in
 
 
+def warm_up() -> None:
+    """Build the worker's wiring and load the games before the first bot turn arrives."""
+    wiring()
+
+
 def play_bot_turn(match_id: str, player: str, version: int) -> str:
-    """Decide the bot's command at `version` and submit it; return what happened."""
+    """Decide the bot's command at `version` and submit it, and the next ones while the seat stays to
+    move (up to CHAINED); then have the match projected at once. Return what happened."""
     from service.errors import ApiError
 
     w = wiring()
-    decided = decide_turn(w, match_id, player, version)
-    if decided is None:
-        return "moved_on"
-    command, level, stand_in = decided
+    sent = 0
     try:
-        answer = w.matches.submit(player, match_id, command["type"], command["payload"],
-                                  command_id=f"bot:{match_id}:{version}", expected_version=version,
-                                  stand_in=stand_in)
-    except ApiError as exc:
-        log.info("%s bot for %s in %s at %d not applied: %s", level, player, match_id, version, exc.message)
-        return "moved_on"
-    log.info("%s bot for %s in %s sent %s (version %d)", level, player, match_id, command["type"], answer["version"])
-    return "played"
+        while sent < CHAINED:
+            decided = decide_turn(w, match_id, player, version)
+            if decided is None:
+                break
+            command, level, stand_in = decided
+            try:
+                answer = w.matches.submit(player, match_id, command["type"], command["payload"],
+                                          command_id=f"bot:{match_id}:{version}", expected_version=version,
+                                          stand_in=stand_in)
+            except ApiError as exc:
+                log.info("%s bot for %s in %s at %d not applied: %s", level, player, match_id, version, exc.message)
+                break
+            log.info("%s bot for %s in %s sent %s (version %d)", level, player, match_id, command["type"],
+                     answer["version"])
+            version, sent = answer["version"], sent + 1
+    finally:
+        if sent:
+            project_now(w)
+    return f"played {sent}" if sent else "moved_on"

@@ -12,7 +12,7 @@ from domain.engine.timestamps import parse_time
 from projections.summary import turns_started
 
 from .context import wiring
-from .queues import DEFAULT, job_id, queue
+from .queues import DEFAULT, job_id, project_now, queue
 
 log = logging.getLogger("turnstream.deadlines")
 
@@ -88,5 +88,6 @@ def turn_deadline(match_id: str, player: str, since: str) -> str:
     except ApiError as exc:
         log.info("deadline of %s in %s not applied: %s", player, match_id, exc.message)
         return "moved_on"
+    project_now(w)  # a stand-in bot, the next player's turn and its deadline follow from the projection
     log.info("turn of %s in %s timed out at version %s", player, match_id, answer["version"])
     return "timed_out"

@@ -21,6 +21,12 @@ def alive_key(worker_name: str) -> str:
     return ALIVE_PREFIX + worker_name
 
 
+def project_now(w) -> None:
+    """Enqueue the projection jobs of the partitions this process appended to (a job's own commands are
+    otherwise found by the reconciler, up to TURNSTREAM_RECONCILE_SECONDS later)."""
+    w.trigger.flush(queue(PROJECTIONS))
+
+
 def job_id(*parts) -> str:
     """A job id from parts joined by dashes (RQ allows letters, digits, _ and -: a bot's `:` becomes `_`)."""
     return "-".join(str(part) for part in parts).replace(":", "_")

@@ -10,7 +10,7 @@ from redis.exceptions import RedisError
 
 from service.logs import say
 
-from .queues import MAIN, PROJECTIONS, alive_key
+from .queues import BOTS, MAIN, PROJECTIONS, alive_key
 
 log = logging.getLogger("turnstream.worker")
 
@@ -81,6 +81,9 @@ def run_worker(settings, burst: bool = False, name: str | None = None, queues=MA
 
     conn = make_queue_redis(settings)
     rq_queues = [Queue(q, connection=conn) for q in queues]
+    if BOTS in queues and not burst:
+        from .bot_turns import warm_up
+        warm_up()  # imports and wiring before the first bot turn, not during it
     stop = threading.Event()
     name = name or f"turnstream-{uuid.uuid4().hex[:12]}"
     reconciles = PROJECTIONS in queues and not burst

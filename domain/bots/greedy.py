@@ -36,14 +36,17 @@ def best_value(game, state: dict, player: str, dice: int, follow_ups: int) -> tu
     return best if best is not None else value
 
 
-def rank(info: InformationSet, rng: SimRng) -> list:
+def rank(info: InformationSet, rng: SimRng, should_stop=None) -> list:
     """[(value, command)] for every legal command tried on one determinization (the same simulated dice
-    for each), best first; equal values in a seeded random order."""
+    for each), best first; equal values in a seeded random order. When `should_stop()` turns true the
+    commands tried so far are ranked (at least one is always tried)."""
     game, me = info.game, info.player
     sampled = json.dumps(info.sample(rng))
     dice = rng.randint(0, 2 ** 31)
     scored = []
     for command in info.legal:
+        if scored and should_stop is not None and should_stop():
+            break
         after = step(game, json.loads(sampled), me, command, SimRng(dice))
         if after is not None:
             scored.append((best_value(game, after, me, dice, FOLLOW_UPS), rng.random(), command))
@@ -51,10 +54,10 @@ def rank(info: InformationSet, rng: SimRng) -> list:
     return [(value, command) for value, _tie, command in scored]
 
 
-def choose(info: InformationSet, seed: int) -> dict:
+def choose(info: InformationSet, seed: int, should_stop=None) -> dict:
     """The best command by `rank` (ties broken at random, seeded)."""
     rng = SimRng(seed)
     if len(info.legal) == 1:
         return info.legal[0]
-    ranked = rank(info, rng)
+    ranked = rank(info, rng, should_stop)
     return ranked[0][1] if ranked else rng.choice(info.legal)

@@ -20,7 +20,6 @@ EXPLORATION = 0.7
 ROLLOUT_DEPTH = 6
 CANDIDATES = 4  # the greedy ranking's best commands the root searches among
 DEFAULT_ITERATIONS = 200  # without a stop condition (tests, benchmarks pass their own)
-MIN_ITERATIONS = 8  # even when the time is up, so a slow machine still searches a little
 
 
 class Node:
@@ -92,20 +91,19 @@ def scale(info: InformationSet) -> float:
 
 def choose(info: InformationSet, seed: int, should_stop=None, iterations: int | None = None,
            depth: int = ROLLOUT_DEPTH) -> dict:
-    """Search until `iterations` are done or `should_stop()` says so (after a few at least); send the
-    most visited root command."""
+    """Search until `iterations` are done or `should_stop()` says so; send the most visited root command."""
     if len(info.legal) == 1:
         return info.legal[0]
     rng = SimRng(seed)
     root = Node()
-    for value, command in greedy.rank(info, rng)[:CANDIDATES]:
+    for value, command in greedy.rank(info, rng, should_stop)[:CANDIDATES]:
         child = root.children[command_key(command)] = Node(command, info.player)
         child.visits, child.available = 1, 1  # one virtual visit worth the greedy evaluation
         child.total = 1.0 if value[0] > 0 else 0.0 if value[0] < 0 else 0.5 + 0.5 * math.tanh(value[1] / scale(info))
     limit = iterations if iterations is not None else (None if should_stop else DEFAULT_ITERATIONS)
     done = 0
     while limit is None or done < limit:
-        if should_stop is not None and done >= MIN_ITERATIONS and should_stop():
+        if should_stop is not None and should_stop():  # no time: the greedy ranking's best stands
             break
         _iterate(info, root, rng, depth)
         done += 1
