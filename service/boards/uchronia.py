@@ -90,7 +90,8 @@ def _header(view) -> tuple[str, str]:
     if isinstance(pending.get("bonus"), dict):
         line2 += f" · {pending['bonus'].get('color')} Monopoly bonus"
     parts.append(text(16, 52, line, 15, INK))
-    parts.append(text(16, 74, line2, 15, INK))
+    if line2:
+        parts.append(text(16, 74, line2, 15, INK))
     result, ended = view.get("result"), view.get("end_triggered")
     if isinstance(result, dict):
         end = f"Finished ({str(result.get('reason')).replace('_', ' ')}): winner(s) " \
