@@ -219,6 +219,7 @@ class UserWriter:
     def __init__(self, at_ms: int, recent: dict | None = None):
         self.at = at_ms
         self.recent = {m: (v, at_ms) for m, v in (recent or {}).items()}  # match -> (version, entry ms)
+        self.sent = dict(recent or {})  # match -> last version sent on this connection (never pruned)
 
     def cursor(self) -> str:
         """The resumable position: every event before `at - slack` was sent; the listed versions too."""
@@ -236,8 +237,9 @@ class UserWriter:
         kind = item[0]
         if kind == "event":
             _, m, version, data, at = item
-            if version <= self.recent.get(m, (-1, 0))[0]:
+            if version <= self.sent.get(m, -1):
                 return None
+            self.sent[m] = version
             self.at = max(self.at, at)
             self.recent[m] = (version, at)
             return f'event: match\nid: {self.cursor()}\ndata: {{"match":"{m}","event":{data}}}\n\n'
@@ -269,7 +271,7 @@ def browser_stream(user: str | None):
         if start - resume[0] <= RESUME_WINDOW_MS:
             replay = hub.replay_since(sub, resume[0] - RESUME_SLACK_MS)
         if replay is None:
-            writer.at, writer.recent = start, {}
+            writer.at, writer.recent, writer.sent = start, {}, {}
             return [("reset",)] + items
         return replay + items
 

@@ -1,9 +1,11 @@
-"""The live streams' bookkeeping without Redis: caps per user, per anonymous address and per process, and a
-stream whose client stopped reading being ended instead of queueing without bound."""
+"""The live streams' bookkeeping without Redis: caps per user, per anonymous address and per process, a
+stream whose client stopped reading being ended instead of queueing without bound, and the browser
+stream's cursor (resumable, and never a version twice on one connection)."""
 from __future__ import annotations
 
 import pytest
 
+from service.api.stream import RESUME_SLACK_MS, UserWriter, parse_cursor
 from service.live_hub import MAX_QUEUED, StreamCaps, StreamsFull, Subscriber
 
 
@@ -35,3 +37,14 @@ def test_a_stream_that_stops_reading_is_ended_not_grown():
         sub.push(("event", "m_1", i, "{}", 0))
     assert sub.closed and len(sub.queue) == MAX_QUEUED
     assert len(sub.take(0)) == MAX_QUEUED and sub.take(0) == []
+
+
+def test_the_cursor_lists_recent_matches_and_no_version_is_sent_twice_after_it_forgot_one():
+    writer = UserWriter(1_000)
+    assert writer.message(("event", "m_a", 5, "{}", 1_000)).startswith("event: match\nid: 1000.m_a:5\n")
+    later = 1_000 + RESUME_SLACK_MS + 1
+    writer.message(("event", "m_b", 1, "{}", later))
+    assert parse_cursor(writer.cursor()) == (later, {"m_b": 1}), "m_a is older than the slack: left out"
+    assert writer.message(("event", "m_a", 5, "{}", 1_000)) is None, "still never twice on this connection"
+    assert writer.message(("event", "m_a", 6, "{}", later)) is not None
+    assert parse_cursor(writer.cursor()) == (later, {"m_a": 6, "m_b": 1})
