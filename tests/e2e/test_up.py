@@ -19,7 +19,7 @@ def start_up(data_dir, port, log_path):
     log = open(log_path, "ab")
     proc = subprocess.Popen([sys.executable, "-m", "service.cli", "up", "--port", str(port), "--data", str(data_dir)],
                             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    wait_http(f"http://127.0.0.1:{port}/healthz", timeout=30)
+    wait_http(f"http://127.0.0.1:{port}/healthz", timeout=60)
     return proc
 
 
