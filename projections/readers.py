@@ -5,6 +5,8 @@ import json
 
 from domain.engine.timestamps import from_epoch
 
+from .summary import waits
+
 
 class ReadModels:
     """Reads what the projection worker wrote."""
@@ -32,7 +34,7 @@ class ReadModels:
             ids = self.r.zrevrange(index, 0, 999)
         else:
             ids = []
-            for s in ("active", "open", "finished"):
+            for s in ("invited", "active", "open", "finished"):
                 ids += self.r.zrevrange(self.keys.status_index(s), 0, 999)
         out = []
         for row in self.rows(ids):
@@ -52,9 +54,11 @@ class ReadModels:
         out = []
         for mid, score in entries:
             row = rows.get(mid)
-            if row is None or user_id not in row.get("active_players", []):
+            reason = waits(row).get(user_id) if row is not None else None
+            if reason is None:
                 continue
             since = from_epoch(score)
-            out.append({"id": mid, "game": row["game"], "version": row["version"],
-                        "waiting_since": since, "players": row["players"]})
+            out.append({"id": mid, "game": row["game"], "version": row["version"], "waiting_since": since,
+                        "waiting_for": reason, "status": row["status"], "players": row["players"],
+                        "created_by": row.get("created_by")})
         return out

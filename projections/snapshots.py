@@ -15,7 +15,7 @@ from domain.engine.aggregate import Match
 FORMAT = 1
 FIELDS = ("id", "game_id", "status", "seats", "players", "options", "created_by", "commitment", "version",
           "head", "draws", "game_state", "result", "seed", "turn_deadline_hours", "disputes",
-          "replace_after_timeouts", "timeouts", "stand_ins", "finished_at")
+          "replace_after_timeouts", "timeouts", "stand_ins", "finished_at", "invited", "rematch")
 
 
 def to_ranges(versions: list) -> list:

@@ -1,7 +1,23 @@
 """Pure: the match-list row and the inbox changes of a folded match."""
 from __future__ import annotations
 
-from domain.engine.platform_events import TURN_TIMED_OUT
+from domain.engine import platform_events as pe
+from domain.engine.disputes import voters
+
+
+TURN = "turn"
+INVITATION = "invitation"
+DISPUTE_VOTE = "dispute_vote"
+
+
+def waiting_for(match) -> dict:
+    """{player: what they must do now}: accept an invitation, vote on the open dispute, or take their turn."""
+    if match.status == "invited":
+        return {p: INVITATION for p in match.invited}
+    dispute = match.open_dispute() if match.status == "active" else None
+    if dispute is not None:
+        return {p: DISPUTE_VOTE for p in voters(match, dispute) if p not in dispute["votes"]}
+    return {p: TURN for p in match.active_players()}
 
 
 def match_row(match, updated_at: str) -> dict:
@@ -9,18 +25,28 @@ def match_row(match, updated_at: str) -> dict:
     return {"id": match.id, "game": match.game_id, "status": match.status, "seats": match.seats,
             "players": list(match.players), "version": match.version,
             "active_players": match.active_players(), "result": match.result,
-            "created_by": match.created_by, "updated_at": updated_at}
+            "created_by": match.created_by, "updated_at": updated_at, "invited": list(match.invited),
+            "waiting_for": waiting_for(match), "rematch": match.rematch}
+
+
+def waits(row: dict) -> dict:
+    """{player: reason} of a row (rows written before `waiting_for` existed: the active players' turns)."""
+    if "waiting_for" in row:
+        return row["waiting_for"]
+    return {p: TURN for p in row.get("active_players", [])}
 
 
 def waiting(previous: dict | None, row: dict, at: str, last_acted: dict | None = None) -> dict:
     """{player: waiting_since} for the players who must act in `row`: an earlier start time is kept
-    unless the player has acted since (then their new turn starts at `at`)."""
+    unless the player has acted since or now waits for something else (then the wait starts at `at`)."""
     before = (previous or {}).get("waiting", {})
+    reasons_before = (previous or {}).get("waiting_for", {p: TURN for p in before})
     acted = last_acted or {}
     out = {}
-    for p in row["active_players"]:
+    for p, reason in waits(row).items():
         since = before.get(p)
-        out[p] = since if since is not None and acted.get(p, "") <= since else at
+        kept = since is not None and reasons_before.get(p) == reason and acted.get(p, "") <= since
+        out[p] = since if kept else at
     return out
 
 
@@ -30,23 +56,29 @@ def last_actions(envelopes, players, lookback: int = 500) -> dict:
     out = {}
     for env in reversed(envelopes[-lookback:]):
         actor = env.get("actor")
-        if env.get("type") == TURN_TIMED_OUT:
+        if env.get("type") == pe.TURN_TIMED_OUT:
             actor = (env.get("data") or {}).get("player")
-        if actor in players and actor not in out:
+        if actor in players and actor not in out and env.get("type") not in pe.NOT_ACTIONS:
             out[actor] = env["at"]
             if len(out) == len(players):
                 break
     return out
 
 
-def turns_started(previous: dict | None, row: dict) -> dict:
-    """{player: waiting_since} for the players whose turn began between two rows of a match."""
+def waits_started(previous: dict | None, row: dict) -> dict:
+    """{player: waiting_since} for every wait (turn, invitation, dispute vote) begun between two rows."""
     was = (previous or {}).get("waiting", {})
     return {p: since for p, since in row.get("waiting", {}).items() if was.get(p) != since}
+
+
+def turns_started(previous: dict | None, row: dict) -> dict:
+    """{player: waiting_since} for the players whose turn began between two rows of a match."""
+    reasons = waits(row)
+    return {p: since for p, since in waits_started(previous, row).items() if reasons.get(p) == TURN}
 
 
 def inbox_changes(previous: dict | None, row: dict) -> tuple[dict, list]:
     """(players to add with their waiting-since, players to remove) between two rows of a match."""
     now = row.get("waiting", {})
     removes = [p for p in (previous or {}).get("waiting", {}) if p not in now]
-    return turns_started(previous, row), removes
+    return waits_started(previous, row), removes

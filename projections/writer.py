@@ -7,7 +7,7 @@ from domain.engine.timestamps import epoch
 
 from .summary import inbox_changes, last_actions, match_row, waiting
 
-STATUSES = ("open", "active", "finished")
+STATUSES = ("invited", "open", "active", "finished", "cancelled")
 CHANGES_MAXLEN = 10000  # the change feed only wakes live streams; they resume from the event logs
 
 

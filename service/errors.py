@@ -9,6 +9,9 @@ CONFLICT_RULES = {
     "platform:match.not-started": "match_not_started",
     "platform:match.not-open": "match_not_open",
     "platform:dispute.paused": "match_paused",
+    "platform:match.cancelled": "match_cancelled",
+    "platform:invitation.not-pending": "invitation_not_pending",
+    "platform:rematch.not-finished": "match_not_finished",
 }
 
 

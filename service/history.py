@@ -287,6 +287,16 @@ def _platform_sentence(env: dict, name, game) -> str:
     if t == pe.MATCH_FINISHED:
         winners = (d.get("result") or {}).get("winners") or []
         return "the match is over: " + (f"{names_sentence([name(p) for p in winners])} won" if winners else "nobody won")
+    if t == pe.INVITATION_ACCEPTED:
+        return f"{name(d.get('player'))} accepted the invitation"
+    if t == pe.INVITATION_DECLINED:
+        return f"{name(d.get('player'))} declined the invitation"
+    if t == pe.MATCH_CANCELLED:
+        return "the match was cancelled before it started"
+    if t == pe.CHAT_POSTED:  # plain text: whoever renders it escapes it like any other sentence
+        return f"{name(env.get('actor'))} said: \u201c{str(d.get('text', ''))}\u201d"
+    if t == pe.REMATCH_CREATED:
+        return f"{name(d.get('by'))} asked for a rematch ({d.get('match')})"
     if t == pe.SEED_REVEALED:
         return f"the random seed was revealed ({str(d.get('seed'))[:16]}...): every draw can now be audited"
     return t.replace("_", " ")

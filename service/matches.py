@@ -181,11 +181,12 @@ class MatchService:
 
     def create(self, actor: str, game_id: str, options: dict, players: list | None = None,
                seats: int | None = None, turn_deadline_hours: float | None = None, bots: list | None = None,
-               replace_after_timeouts: int | None = None) -> agg.Match:
-        """Create an invited match (starts at once) or an open one (waits for seats); `bots` (bot user
-        ids) take seats at once."""
+               replace_after_timeouts: int | None = None, match_id: str | None = None) -> agg.Match:
+        """Create an invited match (starts once every invited player accepts, at once when nobody must:
+        only the creator and bots) or an open one (waits for seats); `bots` (bot user ids) take seats at
+        once. `match_id` names it (a rematch); a taken id is a 409."""
         game = self.games[game_id]
-        match_id = "m_" + secrets.token_hex(8)
+        match_id = match_id or "m_" + secrets.token_hex(8)
         seed = secrets.token_bytes(32)
         try:
             pending = agg.decide_create(game, match_id, actor, options, commitment(seed), players, seats,
@@ -193,30 +194,42 @@ class MatchService:
         except RuleViolation as exc:
             raise from_violation(exc, game_id) from None
         match = agg.Match(id=match_id, chain=pending[0]["data"]["chain"])
-        rng = HmacRng(seed, match_id, 0)
         sealed = self._seal(match, pending, actor, None, [], seed)
-        if len(match.players) == match.seats:
-            sealed += self._seal(match, agg.decide_start(match, rng), None, None, rng.draws, seed)
+        sealed += self._start_if_ready(match, seed)
         self._append(match, 0, "0" * 64, sealed, None, None, secret=seed.hex())
         self.cache.put(match_id, match, seed.hex())
         return match
 
-    def join(self, actor: str, match_id: str) -> agg.Match:
-        """Take a seat in an open match; the last seat starts it."""
+    def _start_if_ready(self, match: agg.Match, seed: bytes) -> list:
+        """The sealed match_started and setup events when the match may start now, else []."""
+        if not agg.ready_to_start(match):
+            return []
+        rng = HmacRng(seed, match.id, match.draws)
+        return self._seal(match, agg.decide_start(match, rng), None, None, rng.draws, seed)
+
+    def change_seats(self, actor: str, match_id: str, decide, seated_only: bool = True) -> agg.Match:
+        """Append the seat events `decide(match, actor)` returns (a join, an invitation's answer) and,
+        when they leave every seat taken and consented, match_started and the setup in the same append."""
         with self.cache.lock(match_id):
             match, secret, _ = self._catch_up(match_id)
+            if seated_only and actor not in match.players:
+                raise ApiError(403, "not_seated", "you are not seated in this match")
             expected, head = match.version, match.head
             try:
-                pending = agg.decide_join(match, actor)
+                pending = decide(match, actor)
             except RuleViolation as exc:
                 raise from_violation(exc, match.game_id) from None
+            if not pending:
+                return match
             seed = bytes.fromhex(secret)
             sealed = self._seal(match, pending, actor, None, [], seed)
-            if len(match.players) == match.seats:
-                rng = HmacRng(seed, match_id, match.draws)
-                sealed += self._seal(match, agg.decide_start(match, rng), None, None, rng.draws, seed)
+            sealed += self._start_if_ready(match, seed)
             self._append(match, expected, head, sealed, None, None)
             return match
+
+    def join(self, actor: str, match_id: str) -> agg.Match:
+        """Take a seat in an open match; the last seat starts it."""
+        return self.change_seats(actor, match_id, agg.decide_join, seated_only=False)
 
     def submit(self, actor: str, match_id: str, type_: str, payload: dict, command_id: str | None = None,
                expected_version: int | None = None, stand_in: bool = False) -> dict:

@@ -7,7 +7,7 @@ from werkzeug.exceptions import HTTPException
 
 from domain.bots import NAMES as BOT_NAMES
 
-from . import ratings_views
+from . import invitations, ratings_views
 from .boards import has_picture, render_board
 from .errors import ApiError
 from .history import History
@@ -222,7 +222,7 @@ def signout():
 
 @bp.post("/matches/new")
 def new_match():
-    """Start a match from the lobby form: invite players (starts at once) or open seats."""
+    """Start a match from the lobby form: invite players (it starts once they accept) or open seats."""
     w = wiring()
     try:
         user = require_session_csrf(request.form.get("csrf"))
@@ -279,15 +279,32 @@ def _deadline_hours(raw: str) -> float | None:
     return hours
 
 
+def _seat_form(match_id: str, act, then: str):
+    """Run a lobby seat form (`act(matches, user id, match id)`) and redirect to `then`, or show the lobby's error."""
+    try:
+        user = require_session_csrf(request.form.get("csrf"))
+        act(wiring().matches, user["id"], match_id)
+    except ApiError as exc:
+        return lobby(exc.message, exc.status)
+    return redirect(then, 303)
+
+
 @bp.post("/matches/<match_id>/join")
 def join(match_id):
     """Take a seat in an open match from the lobby."""
-    try:
-        user = require_session_csrf(request.form.get("csrf"))
-        wiring().matches.join(user["id"], match_id)
-    except ApiError as exc:
-        return lobby(exc.message, exc.status)
-    return redirect(f"/matches/{match_id}", 303)
+    return _seat_form(match_id, lambda matches, user_id, mid: matches.join(user_id, mid), f"/matches/{match_id}")
+
+
+@bp.post("/matches/<match_id>/accept")
+def accept(match_id):
+    """Accept an invitation from the lobby (the last acceptance starts the match)."""
+    return _seat_form(match_id, invitations.accept, f"/matches/{match_id}")
+
+
+@bp.post("/matches/<match_id>/decline")
+def decline(match_id):
+    """Decline an invitation from the lobby: the match is cancelled."""
+    return _seat_form(match_id, invitations.decline, "/")
 
 
 # -- standings -------------------------------------------------------------------------------------

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from domain.engine.chat import MAX_LENGTH as CHAT_MAX_LENGTH
+
 from .json_guard import MAX_VERSION
 
 VERSION_RANGE = validate.Range(min=0, max=MAX_VERSION)  # a version becomes a stream id: 0-<version>
@@ -72,6 +74,12 @@ class OpenDispute(Schema):
     reason = fields.Str(required=True, validate=validate.Length(min=1, max=500))
 
 
+class Chat(Schema):
+    """POST /api/matches/<id>/chat."""
+
+    text = fields.Str(required=True, validate=validate.Length(min=1, max=CHAT_MAX_LENGTH))
+
+
 class Vote(Schema):
     """POST /api/matches/<id>/disputes/<did>/votes."""
 
@@ -81,7 +89,7 @@ class Vote(Schema):
 class ListMatches(Schema):
     """GET /api/matches query."""
 
-    status = fields.Str(validate=validate.OneOf(["open", "active", "finished"]))
+    status = fields.Str(validate=validate.OneOf(["invited", "open", "active", "finished", "cancelled"]))
     game = fields.Str(metadata={"enum_of": "games"})
     player = fields.Str()
     limit = fields.Int(load_default=50, validate=validate.Range(min=1, max=200))

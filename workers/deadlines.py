@@ -75,7 +75,8 @@ def turn_deadline(match_id: str, player: str, since: str) -> str:
     def decide(match, rng):
         if player not in match.active_players():
             raise RuleViolation("platform:deadline.moved-on", "the player is no longer to move")
-        if any(env.get("actor") == player and env["at"] > since for env in match.envelopes[-500:]):
+        if any(env.get("actor") == player and env["at"] > since and env["type"] not in pe.NOT_ACTIONS
+               for env in match.envelopes[-500:]):
             raise RuleViolation("platform:deadline.moved-on", "the player has moved since this turn began")
         events = [new_event(pe.TURN_TIMED_OUT, pe.PLATFORM, player=player)]
         for ev in match.game.on_timeout(match.game_state, player, rng):

@@ -1,4 +1,5 @@
-"""Webhook notifications ("your turn", "match finished", "dispute opened"): HMAC-signed, retried, sent once."""
+"""Webhook notifications ("your turn", "invitation", "match finished", "dispute opened"): HMAC-signed,
+retried, sent once."""
 from __future__ import annotations
 
 import hashlib
@@ -7,7 +8,7 @@ import json
 import logging
 
 from domain.engine import platform_events as pe
-from projections.summary import turns_started
+from projections.summary import INVITATION, turns_started, waits, waits_started
 from service.metrics import record_webhook
 
 from .context import wiring
@@ -36,6 +37,10 @@ def notices(match, prev: dict | None, row: dict, public_url: str) -> list:
     base = {"match": row["id"], "game": row["game"], "url": f"{public_url.rstrip('/')}/matches/{row['id']}"}
     out = [(player, {**base, "kind": "your_turn", "version": row["version"], "waiting_since": since})
            for player, since in turns_started(prev, row).items()]
+    reasons = waits(row)
+    out += [(player, {**base, "kind": "invitation", "version": row["version"], "waiting_since": since,
+                      "from": row.get("created_by"), "players": row["players"]})
+            for player, since in waits_started(prev, row).items() if reasons.get(player) == INVITATION]
     if row["status"] == "finished" and (prev or {}).get("status") != "finished":
         for player in row["players"]:
             out.append((player, {**base, "kind": "match_finished", "version": row["version"],

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import platform_events as pe
+from .bot_seats import is_bot
 from .contract import ALL
 from .errors import RuleViolation
 from .hashing import CHAIN_FORMAT, LEGACY_FORMAT
@@ -29,7 +30,7 @@ class Match:
     id: str
     game: Any = None
     game_id: str = ""
-    status: str = "new"  # open -> active -> finished
+    status: str = "new"  # invited | open -> active -> finished; invited -> cancelled on a decline
     seats: int = 0
     players: list = field(default_factory=list)
     options: dict = field(default_factory=dict)
@@ -48,6 +49,8 @@ class Match:
     stand_ins: dict = field(default_factory=dict)  # player -> level of the bot standing in for them
     finished_at: str | None = None
     disputes: dict = field(default_factory=dict)
+    invited: list = field(default_factory=list)  # seated players whose consent is still awaited
+    rematch: str | None = None  # the id of this finished match's rematch, once asked for
     envelopes: list = field(default_factory=list)
     effective: list = field(default_factory=list)  # versions of the effective game events
     base: int = 0  # loaded from a snapshot at this version: `envelopes` starts at base + 1
@@ -159,7 +162,20 @@ def _apply_created(m: Match, d: dict, games: dict) -> None:
     m.chain = d.get("chain", LEGACY_FORMAT)
     m.turn_deadline_hours = d.get("turn_deadline_hours")
     m.replace_after_timeouts = d.get("replace_after_timeouts")
-    m.status = "open"
+    m.invited = list(d.get("invited") or ())  # absent before invitations existed: nobody to wait for
+    m.status = "invited" if m.invited else "open"
+
+
+def _apply_invitation_answered(m: Match, d: dict, games: dict) -> None:
+    m.invited = [p for p in m.invited if p != d["player"]]  # a new list: a cached fold rolls back by field
+
+
+def _apply_cancelled(m: Match, d: dict, games: dict) -> None:
+    m.status = "cancelled"
+
+
+def _apply_rematch_created(m: Match, d: dict, games: dict) -> None:
+    m.rematch = d["match"]
 
 
 def _apply_joined(m: Match, d: dict, games: dict) -> None:
@@ -244,6 +260,10 @@ _PLATFORM_APPLY = {
     pe.STAND_IN_ENDED: _apply_stand_in_ended,
     pe.MATCH_FINISHED: _apply_finished,
     pe.SEED_REVEALED: _apply_seed_revealed,
+    pe.INVITATION_ACCEPTED: _apply_invitation_answered,
+    pe.INVITATION_DECLINED: _apply_invitation_answered,
+    pe.MATCH_CANCELLED: _apply_cancelled,
+    pe.REMATCH_CREATED: _apply_rematch_created,
 }
 
 
@@ -260,14 +280,22 @@ def decide_create(game, match_id: str, created_by: str, options: dict, commitmen
                   players: list | None = None, seats: int | None = None,
                   turn_deadline_hours: float | None = None, bots: list | None = None,
                   replace_after_timeouts: int | None = None) -> list[dict]:
-    """Events that create a match: invited (players given, starts at once) or open (seats given).
-    `bots` (bot user ids) are seated after the players, or beside the creator in an open match."""
+    """Events that create a match: invited (players given; the creator among them) or open (seats given).
+    `bots` (bot user ids) are seated after the players, or beside the creator in an open match.
+
+    Every seated player but the creator and the bots (wherever seated: a rematch keeps the seat order)
+    must accept before an invited match starts; with
+    nobody to ask it starts at once (the caller checks `ready_to_start`)."""
     bots = list(bots or [])
+    invited: list = []
     if players is not None:
         if len(set(players)) != len(players):
             raise RuleViolation("platform:match.distinct-players", "a player may take only one seat")
+        if created_by not in players:
+            raise RuleViolation("platform:match.creator-seated", "the creator of a match must take one of its seats")
         seats = len(players) + len(bots)
         seated = list(players) + bots
+        invited = [p for p in players if p != created_by and not is_bot(p)]
     else:
         seated = [created_by] + bots
         if len(seated) > seats:
@@ -278,8 +306,13 @@ def decide_create(game, match_id: str, created_by: str, options: dict, commitmen
                             f"{game.title} takes {game.min_players}-{game.max_players} players, not {seats}")
     return [new_event(pe.MATCH_CREATED, game=game.id, seats=seats, players=seated, options=options,
                       rules_version=pe.RULES_VERSION, commitment=commitment, chain=CHAIN_FORMAT,
-                      created_by=created_by, turn_deadline_hours=turn_deadline_hours,
+                      created_by=created_by, turn_deadline_hours=turn_deadline_hours, invited=invited,
                       **({"replace_after_timeouts": replace_after_timeouts} if replace_after_timeouts else {}))]
+
+
+def ready_to_start(m: Match) -> bool:
+    """True when a match waits only to start: every seat taken and every invited player has accepted."""
+    return m.status in ("open", "invited") and len(m.players) == m.seats and not m.invited
 
 
 def decide_start(m: Match, rng) -> list[dict]:
@@ -304,6 +337,8 @@ def check_can_play(m: Match, player: str) -> None:
     """Raise unless `player` may send a game command now (seated, match active, not paused)."""
     if m.status == "finished":
         raise RuleViolation("platform:match.finished", "the match has finished")
+    if m.status == "cancelled":
+        raise RuleViolation("platform:match.cancelled", "the match was cancelled")
     if m.status != "active":
         raise RuleViolation("platform:match.not-started", "the match has not started yet")
     if m.open_dispute():

@@ -10,6 +10,15 @@ DISPUTE_RESOLVED = "dispute_resolved"
 TURN_TIMED_OUT = "turn_timed_out"
 MATCH_FINISHED = "match_finished"
 SEED_REVEALED = "seed_revealed"
+INVITATION_ACCEPTED = "invitation_accepted"
+INVITATION_DECLINED = "invitation_declined"
+MATCH_CANCELLED = "match_cancelled"
+CHAT_POSTED = "chat_posted"
+REMATCH_CREATED = "rematch_created"
+
+# platform events that are talk or bookkeeping, not a player's move: they never count as acting
+# (take-back, turn deadlines, the inbox's "waiting since")
+NOT_ACTIONS = frozenset({CHAT_POSTED, REMATCH_CREATED})
 
 PLATFORM = "platform"
 GAME = "game"

@@ -63,7 +63,7 @@ def takeback_range(match, player: str) -> list:
         command, after = last_command(match.envelopes_since(1), effective, player)
     if not command:
         raise RuleViolation(NO_COMMAND, "you have no move left to take back")
-    if any(env.get("actor") != player for env in after):
+    if any(env.get("actor") != player and env["type"] not in pe.NOT_ACTIONS for env in after):
         raise RuleViolation(OTHERS_ACTED, "someone else has acted since your last move")
     if any(env.get("rng") for env in command):
         raise RuleViolation(RANDOMNESS, "your last move revealed a random outcome; only a dispute can revert it")

@@ -1,4 +1,5 @@
-"""Match endpoints: create, list, join, summary, state, legal commands, submit, events."""
+"""Match endpoints: create, list, join, accept/decline, summary, state, legal commands, submit, events,
+chat, rematch."""
 from __future__ import annotations
 
 from flask import Blueprint, g
@@ -7,7 +8,8 @@ from marshmallow import ValidationError
 from domain.bots import NAMES as BOT_NAMES
 from domain.engine.bot_seats import seat_bots
 
-from .. import schemas
+from .. import chat as chat_service
+from .. import invitations, schemas
 from ..errors import ApiError
 from ..metrics import command_observed
 from ..openapi import documented
@@ -21,7 +23,8 @@ def summary(match) -> dict:
     """The public summary of a live match."""
     return {"id": match.id, "game": match.game_id, "status": match.status, "seats": match.seats,
             "players": list(match.players), "version": match.version,
-            "active_players": match.active_players(), "result": match.result}
+            "active_players": match.active_players(), "result": match.result,
+            "created_by": match.created_by, "invited": list(match.invited), "rematch": match.rematch}
 
 
 @bp.post("/api/matches")
@@ -31,7 +34,8 @@ def summary(match) -> dict:
                       "GetLegal": ("matches.legal", MATCH_ID), "SubmitCommand": ("matches.submit", MATCH_ID),
                       "GetEvents": ("matches.events", MATCH_ID), "GetAudit": ("history.audit", MATCH_ID)})
 def create_match():
-    """Create an invited match (`players`) that starts at once, or an open one (`seats`)."""
+    """Create an invited match (`players`, the creator among them: `invited` until every other player
+    accepts, active at once when nobody must), or an open one (`seats`)."""
     user = current_user()
     data = body_one_of(*schemas.CREATE_MATCH)
     w = wiring()
@@ -80,6 +84,45 @@ def join_match(match_id):
     user = current_user()
     match = wiring().matches.join(user["id"], match_id)
     return wiring().matches.read(match.id, summary)
+
+
+@bp.post("/api/matches/<match_id>/accept")
+@documented("accept your invitation (the last acceptance starts the match)", auth="required", errors=(403, 409))
+def accept(match_id):
+    """Accept the caller's invitation; the last acceptance starts the match."""
+    user = current_user()
+    match = invitations.accept(wiring().matches, user["id"], match_id)
+    return wiring().matches.read(match.id, summary)
+
+
+@bp.post("/api/matches/<match_id>/decline")
+@documented("decline your invitation (or withdraw your own): the match is cancelled", auth="required",
+            errors=(403, 409))
+def decline(match_id):
+    """Decline the caller's invitation (or withdraw one's own match): the match is cancelled."""
+    user = current_user()
+    match = invitations.decline(wiring().matches, user["id"], match_id)
+    return wiring().matches.read(match.id, summary)
+
+
+@bp.post("/api/matches/<match_id>/rematch")
+@documented("the rematch of a finished match: a new invited match (one per match)", ok=201, auth="required",
+            errors=(403, 409, 422))
+def rematch(match_id):
+    """The rematch of a finished match: same game, seats and options, a new invited match (one per match)."""
+    user = current_user()
+    match = invitations.rematch(wiring().matches, user["id"], match_id)
+    return wiring().matches.read(match.id, summary), 201
+
+
+@bp.post("/api/matches/<match_id>/chat")
+@documented("post a chat message (seated players; spectators read it in the events)", ok=201, body=schemas.Chat,
+            auth="required", errors=(403, 409, 422))
+def chat(match_id):
+    """Post a chat message to the match (seated players; it is an event of the match, not of the game)."""
+    user = current_user()
+    data = body(schemas.Chat)
+    return chat_service.post(wiring().matches, user["id"], match_id, data["text"]), 201
 
 
 @bp.get("/api/matches/<match_id>/state")

@@ -93,3 +93,15 @@ class Api:
     def post(self, path, body=None):
         """POST."""
         return self.call("POST", path, body if body is not None else {})
+
+
+def start_invited(creator: Api, body: dict, tokens: dict) -> tuple[int, dict]:
+    """POST /api/matches as `creator`, then every invited player (`tokens`: user id -> token) accepts it;
+    (status of the creation, the match as the last answer shows it)."""
+    status, match = creator.post("/api/matches", body)
+    if status != 201:
+        return status, match
+    for player in match["invited"]:
+        answer_status, match = Api(creator.base, tokens[player]).post(f"/api/matches/{match['id']}/accept")
+        assert answer_status == 200, match
+    return status, match

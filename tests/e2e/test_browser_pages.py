@@ -9,7 +9,7 @@ import urllib.parse
 
 import pytest
 
-from tests.e2e.processes import ROOT, Api, service
+from tests.e2e.processes import ROOT, Api, service, start_invited
 from tests.waiting import wait_for
 
 pytestmark = pytest.mark.browser
@@ -70,7 +70,16 @@ def duel(browser, base):
     card.locator("button[type=submit]").click()
     ann.page.wait_for_url(re.compile(r"/matches/m_[0-9a-f]+$"))
     match_url = ann.page.url
-    bob.page.goto(match_url)
+    match_id = match_url.rsplit("/", 1)[1]
+    invitation = f"#your-move [data-inbox-match='{match_id}'][data-waiting-for=invitation]"
+
+    def bob_is_invited():
+        bob.page.goto(base + "/")
+        return bob.page.locator(invitation).count()
+
+    wait_for(bob_is_invited, 5, "the invitation in bob's inbox", interval=0.2)
+    bob.page.locator(f"{invitation} [data-accept]").click()
+    bob.page.wait_for_url(match_url)
     for p in (ann, bob):
         p.page.wait_for_selector("#live-indicator.on")
     yield ann, bob, match_url
@@ -197,8 +206,8 @@ def test_each_games_page_draws_its_board(browser, base):
     status, games = Api(base).get("/api/games")
     drawn = []
     for game in games["games"]:
-        status, match = Api(base, host.token).post("/api/matches", {"game": game["id"],
-                                                                    "players": [host.id, other["id"]]})
+        status, match = start_invited(Api(base, host.token), {"game": game["id"], "players": [host.id, other["id"]]},
+                                      {other["id"]: other["token"]})
         assert status == 201, match
         host.page.goto(f"{base}/matches/{match['id']}")
         host.page.wait_for_selector("#live-indicator.on")

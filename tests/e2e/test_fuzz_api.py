@@ -10,6 +10,7 @@ from schemathesis import GenerationMode
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from service import create_app
+from tests.invites import start_http
 
 EXAMPLES = 10  # per operation and per mode (valid and invalid data)
 CHAIN = ["matches.create_match", "matches.get_match", "matches.state", "matches.legal", "matches.submit",
@@ -36,8 +37,9 @@ def fuzz_app(wiring):
     client = app.test_client()
     ann = client.post("/api/users", json={"name": "ann"}).get_json()
     bob = client.post("/api/users", json={"name": "bob"}).get_json()
-    match_id = client.post("/api/matches", json={"game": "dice-race", "players": [ann["id"], bob["id"]]},
-                           headers={"Authorization": f"Bearer {ann['token']}"}).get_json()["id"]
+    match_id = start_http(client, {"Authorization": f"Bearer {ann['token']}"},
+                          {"game": "dice-race", "players": [ann["id"], bob["id"]]},
+                          {"Authorization": f"Bearer {bob['token']}"})
     return app, ann, bob, match_id
 
 

@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from service import create_app
+from tests.invites import start_http
 
 
 def auth(user) -> dict:
@@ -63,8 +64,8 @@ def test_dice_race_cards_and_deck_stay_hidden_from_everyone_else(wiring, seed, m
     app = create_app(wiring=wiring)
     client = app.test_client()
     ann, bob, eve = (client.post("/api/users", json={"name": n}).get_json() for n in ("ann", "bob", "eve"))
-    mid = client.post("/api/matches", json={"game": "dice-race", "players": [ann["id"], bob["id"]],
-                                            "options": {"target": 100}}, headers=auth(ann)).get_json()["id"]
+    mid = start_http(client, auth(ann), {"game": "dice-race", "players": [ann["id"], bob["id"]],
+                                         "options": {"target": 100}}, auth(bob))
     chooser = random.Random(seed)
     for _ in range(moves):
         state = client.get(f"/api/matches/{mid}/state", headers=auth(ann)).get_json()
@@ -97,8 +98,8 @@ def test_a_uchronia_hand_stays_hidden_from_the_other_players(wiring, seed, moves
     client = app.test_client()
     users = [client.post("/api/users", json={"name": n}).get_json() for n in ("ann", "bob", "cid")]
     by_id = {u["id"]: u for u in users}
-    mid = client.post("/api/matches", json={"game": "uchronia", "players": [u["id"] for u in users]},
-                      headers=auth(users[0])).get_json()["id"]
+    mid = start_http(client, auth(users[0]), {"game": "uchronia", "players": [u["id"] for u in users]},
+                     *[auth(u) for u in users[1:]])
     chooser = random.Random(seed)
     for _ in range(moves):
         active = client.get(f"/api/matches/{mid}", headers=auth(users[0])).get_json()["active_players"]

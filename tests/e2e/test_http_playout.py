@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from tests.e2e.processes import Api, service
+from tests.e2e.processes import Api, service, start_invited
 from tests.waiting import wait_for
 
 
@@ -22,10 +22,15 @@ def make_players(base, n):
     return players
 
 
+def tokens(players) -> dict:
+    """{user id: token} of API clients made by make_players."""
+    return {p.id: p.token for p in players}
+
+
 def play_to_the_end(players, game, seed, budget):
     """Create an invited match and play random legal commands until it finishes; return (id, commands)."""
     by_id = {p.id: p for p in players}
-    status, match = players[0].post("/api/matches", {"game": game, "players": list(by_id)})
+    status, match = start_invited(players[0], {"game": game, "players": list(by_id)}, tokens(players))
     assert status == 201, match
     mid = match["id"]
     chooser = random.Random(seed)
@@ -92,7 +97,7 @@ def test_inbox_reflects_each_turn_within_a_second(base):
     """Whose move it is shows in the inbox within a second of every command (5-player Uchronia)."""
     players = make_players(base, 5)
     by_id = {p.id: p for p in players}
-    status, match = players[0].post("/api/matches", {"game": "uchronia", "players": list(by_id)})
+    status, match = start_invited(players[0], {"game": "uchronia", "players": list(by_id)}, tokens(players))
     mid = match["id"]
     chooser = random.Random(5)
     lags = []
@@ -114,7 +119,8 @@ def test_sixteen_racing_http_commands_at_one_version_exactly_one_lands(base):
     import threading
 
     players = make_players(base, 2)
-    status, match = players[0].post("/api/matches", {"game": "uchronia", "players": [p.id for p in players]})
+    status, match = start_invited(players[0], {"game": "uchronia", "players": [p.id for p in players]},
+                                  tokens(players))
     mid = match["id"]
     legal = players[0].get(f"/api/matches/{mid}/legal")[1]
     barrier = threading.Barrier(16, timeout=30)

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from service.embedded_redis import free_port
-from tests.e2e.processes import ROOT, Api, wait_http
+from tests.e2e.processes import ROOT, Api, start_invited, wait_http
 
 
 def start_up(data_dir, port, log_path):
@@ -40,7 +40,8 @@ def test_up_runs_everything_and_a_second_up_finds_the_matches(tmp_path):
         status, ann = Api(base).post("/api/users", {"name": "ann"})
         _, bob = Api(base).post("/api/users", {"name": "bob"})
         api = Api(base, ann["token"])
-        status, match = api.post("/api/matches", {"game": "uchronia", "players": [ann["id"], bob["id"]]})
+        status, match = start_invited(api, {"game": "uchronia", "players": [ann["id"], bob["id"]]},
+                                      {bob["id"]: bob["token"]})
         assert status == 201
         status, legal = api.get(f"/api/matches/{match['id']}/legal")
         status, answer = api.post(f"/api/matches/{match['id']}/commands", legal["commands"][0])

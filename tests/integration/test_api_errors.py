@@ -6,6 +6,7 @@ import pytest
 from service import create_app
 from service.config import Settings
 from service.wiring import build
+from tests.invites import start_http
 
 
 def error_of(resp, status, code=None):
@@ -25,9 +26,7 @@ def race(client, make_user):
     """An active dice-race match between ann and bob: (match id, ann headers, bob headers, ann id, bob id)."""
     ann, ha = make_user("ann")
     bob, hb = make_user("bob")
-    resp = client.post("/api/matches", json={"game": "dice-race", "players": [ann, bob]}, headers=ha)
-    assert resp.status_code == 201
-    return resp.get_json()["id"], ha, hb, ann, bob
+    return start_http(client, ha, {"game": "dice-race", "players": [ann, bob]}, hb), ha, hb, ann, bob
 
 
 def version(client, mid):
@@ -136,8 +135,7 @@ def test_commands_after_finish_are_refused(client, make_user):
     """Once finished, a command is a 409 match_finished."""
     ann, ha = make_user("ann")
     bob, hb = make_user("bob")
-    mid = client.post("/api/matches", json={"game": "dice-race", "players": [ann, bob], "options": {"target": 1}},
-                      headers=ha).get_json()["id"]
+    mid = start_http(client, ha, {"game": "dice-race", "players": [ann, bob], "options": {"target": 1}}, hb)
     done = client.post(f"/api/matches/{mid}/commands", json={"type": "roll"}, headers=ha)
     assert done.status_code == 201
     assert [e["type"] for e in done.get_json()["events"]][-2:] == ["match_finished", "seed_revealed"]

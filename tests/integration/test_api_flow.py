@@ -4,6 +4,7 @@ from __future__ import annotations
 import threading
 
 from tests.conftest import drain_projections
+from tests.invites import start_http
 
 
 def test_games_catalogue_lists_the_four_games(client):
@@ -29,8 +30,8 @@ def test_openapi_document(client):
 def test_retried_command_id_lands_once(client, make_user):
     """The same command_id twice: the same answer, one event."""
     ann, ha = make_user("ann")
-    bob, _ = make_user("bob")
-    mid = client.post("/api/matches", json={"game": "dice-race", "players": [ann, bob]}, headers=ha).get_json()["id"]
+    bob, hb = make_user("bob")
+    mid = start_http(client, ha, {"game": "dice-race", "players": [ann, bob]}, hb)
     body = {"type": "note", "payload": {"text": "hi"}, "command_id": "c-1"}
     first = client.post(f"/api/matches/{mid}/commands", json=body, headers=ha)
     second = client.post(f"/api/matches/{mid}/commands", json=body, headers=ha)
@@ -45,8 +46,8 @@ def test_racing_commands_exactly_one_lands(client, make_user, wiring):
     from service import create_app
     from service.wiring import build
     ann, ha = make_user("ann")
-    bob, _ = make_user("bob")
-    mid = client.post("/api/matches", json={"game": "dice-race", "players": [ann, bob]}, headers=ha).get_json()["id"]
+    bob, hb = make_user("bob")
+    mid = start_http(client, ha, {"game": "dice-race", "players": [ann, bob]}, hb)
     v = client.get(f"/api/matches/{mid}").get_json()["version"]
     # each racer behaves like its own web process: its own wiring and fold cache
     racers = [create_app(wiring=build(wiring.settings, games=wiring.games, start_trigger=False)).test_client()
@@ -74,7 +75,7 @@ def test_state_legal_and_events_are_redacted_per_viewer(client, make_user):
     """A drawn card shows to its owner only; spectators see the public part."""
     ann, ha = make_user("ann")
     bob, hb = make_user("bob")
-    mid = client.post("/api/matches", json={"game": "dice-race", "players": [ann, bob]}, headers=ha).get_json()["id"]
+    mid = start_http(client, ha, {"game": "dice-race", "players": [ann, bob]}, hb)
     legal = client.get(f"/api/matches/{mid}/legal", headers=ha).get_json()
     assert {"type": "draw", "payload": {}} in legal["commands"]
     assert client.get(f"/api/matches/{mid}/legal", headers=hb).get_json()["commands"] == []
@@ -85,7 +86,7 @@ def test_state_legal_and_events_are_redacted_per_viewer(client, make_user):
     for headers in (hb, {}):
         state = client.get(f"/api/matches/{mid}/state", headers=headers).get_json()
         assert state["view"]["hands"][ann] == 1 and state["view"]["deck"] == 19
-        events = client.get(f"/api/matches/{mid}/events?after=3", headers=headers).get_json()["events"]
+        events = client.get(f"/api/matches/{mid}/events?after={legal['version']}", headers=headers).get_json()["events"]
         assert events[0]["data"]["card"] is None
     mine = client.get(f"/api/matches/{mid}/state", headers=ha).get_json()
     assert mine["view"]["hands"][ann] == [card]
@@ -95,7 +96,7 @@ def test_match_list_and_inbox_follow_the_latest_version(client, make_user, wirin
     """After the projection job runs, the match list and inboxes show the latest version."""
     ann, ha = make_user("ann")
     bob, hb = make_user("bob")
-    mid = client.post("/api/matches", json={"game": "dice-race", "players": [ann, bob]}, headers=ha).get_json()["id"]
+    mid = start_http(client, ha, {"game": "dice-race", "players": [ann, bob]}, hb)
     open_id = client.post("/api/matches", json={"game": "dice-race", "seats": 3}, headers=hb).get_json()["id"]
     drain_projections(wiring)
     inbox = client.get("/api/users/me/inbox", headers=ha).get_json()["matches"]
@@ -105,8 +106,8 @@ def test_match_list_and_inbox_follow_the_latest_version(client, make_user, wirin
     drain_projections(wiring)
     assert client.get("/api/users/me/inbox", headers=ha).get_json()["matches"] == []
     bob_inbox = client.get("/api/users/me/inbox", headers=hb).get_json()["matches"]
-    assert [m["id"] for m in bob_inbox] == [mid] and bob_inbox[0]["version"] == 4
+    assert [m["id"] for m in bob_inbox] == [mid] and bob_inbox[0]["version"] == 5
     listed = client.get(f"/api/matches?player={ann}").get_json()["matches"]
-    assert [(m["id"], m["version"]) for m in listed] == [(mid, 4)]
+    assert [(m["id"], m["version"]) for m in listed] == [(mid, 5)]
     assert [m["id"] for m in client.get("/api/matches?status=open").get_json()["matches"]] == [open_id]
     assert client.get("/api/matches?status=active&game=uchronia").get_json()["matches"] == []

@@ -17,6 +17,7 @@ from service.wiring import build
 from tests.conftest import drain_projections
 from tests.waiting import wait_for
 from domain.games.dice_race import GAME as RACE
+from tests.invites import create_started, start_http
 
 
 def redis_cli() -> str:
@@ -87,10 +88,8 @@ def test_matches_play_through_a_three_node_cluster(cluster_wiring, cluster):
     ann, bob = ({"Authorization": f"Bearer {u['token']}"} for u in users)
     ids = []
     for _ in range(8):
-        resp = client.post("/api/matches", json={"game": RACE.id, "players": [users[0]["id"], users[1]["id"]]},
-                           headers=ann)
-        assert resp.status_code == 201, resp.get_json()
-        mid = resp.get_json()["id"]
+        mid = start_http(client, ann, {"game": RACE.id, "players": [users[0]["id"], users[1]["id"]]},
+                         {"Authorization": f"Bearer {users[1]['token']}"})
         ids.append(mid)
         first = client.post(f"/api/matches/{mid}/commands", headers=ann,
                             json={"type": "roll", "payload": {}, "command_id": "r1"})
@@ -127,7 +126,7 @@ def test_a_uchronia_match_plays_to_its_end_on_the_cluster(cluster_wiring):
     from service.matches import MatchService
     w = cluster_wiring
     game = w.games["uchronia"]
-    match = w.matches.create("u1", game.id, game.options_schema.load({}), players=["u1", "u2", "u3"])
+    match = w.matches.load(create_started(w, "u1", game, ["u1", "u2", "u3"]))
     chooser = random.Random(7)
     for _ in range(400):
         match = w.matches.load(match.id)

@@ -9,6 +9,7 @@ from domain.engine.hashing import verify_chain
 from service.errors import ApiError
 from service.wiring import build
 from tests.conftest import drain_projections
+from tests.invites import create_started
 
 ROUNDS = 6
 RACERS = 8
@@ -22,7 +23,7 @@ def own_service(w):
 def new_race(w, players=("ann", "bob")):
     """A started dice-race match; returns its id."""
     game = w.games["dice-race"]
-    return w.matches.create(players[0], game.id, game.options_schema.load({}), players=list(players)).id
+    return create_started(w, players[0], game, list(players))
 
 
 def note(text: str) -> tuple:

@@ -20,6 +20,7 @@ from service.config import Settings
 from service.embedded_redis import EmbeddedRedis, free_port
 from service.wiring import build
 from domain.games.dice_race import GAME as RACE
+from tests.invites import create_started, start_http
 from tests.waiting import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -72,7 +73,7 @@ def play_notes(w, matches: int, notes: int) -> list:
     """Create dice-race matches and append `notes` notes to each; return their ids."""
     ids = []
     for i in range(matches):
-        mid = w.matches.create(f"a{i}", RACE.id, RACE.options_schema.load({}), players=[f"a{i}", f"b{i}"]).id
+        mid = create_started(w, f"a{i}", RACE, [f"a{i}", f"b{i}"])
         for k in range(notes):
             w.matches.submit(f"a{i}", mid, "note", {"text": f"n{k}"})
         ids.append(mid)
@@ -126,8 +127,8 @@ def test_redis_killed_with_aof_always_keeps_every_acknowledged_command(tmp_path)
     client = create_app(wiring=w).test_client()
     users = [client.post("/api/users", json={"name": n}).get_json() for n in ("ann", "bob")]
     auth = {"Authorization": f"Bearer {users[0]['token']}"}
-    mid = client.post("/api/matches", json={"game": RACE.id, "players": [u["id"] for u in users]},
-                      headers=auth).get_json()["id"]
+    mid = start_http(client, auth, {"game": RACE.id, "players": [u["id"] for u in users]},
+                     {"Authorization": f"Bearer {users[1]['token']}"})
     acked: dict = {}
     failures = []
     stop = threading.Event()
@@ -227,7 +228,7 @@ def test_a_command_whose_reply_was_lost_and_is_resent_lands_once(dropper, comman
     """The append's reply is lost after Redis ran it; the client library sends it again on a new
     connection: the command lands once and its caller gets the normal answer."""
     w = race_wiring(f"redis://127.0.0.1:{dropper.port}/0")
-    mid = w.matches.create("ann", RACE.id, RACE.options_schema.load({}), players=["ann", "bob"]).id
+    mid = create_started(w, "ann", RACE, ["ann", "bob"])
     dropper.drops = 1
     answer = w.matches.submit("ann", mid, "note", {"text": "once"}, command_id=command_id)
     assert dropper.drops == 0
@@ -241,7 +242,7 @@ def test_a_command_retried_by_its_client_after_an_error_lands_once(dropper):
     """Every reply lost until the library gives up: the caller sees an error, sends the command again
     with its command id (through another web process), and gets the one stored answer."""
     w = race_wiring(f"redis://127.0.0.1:{dropper.port}/0")
-    mid = w.matches.create("ann", RACE.id, RACE.options_schema.load({}), players=["ann", "bob"]).id
+    mid = create_started(w, "ann", RACE, ["ann", "bob"])
     dropper.drops = 10
     with pytest.raises(RedisConnectionError):
         w.matches.submit("ann", mid, "note", {"text": "once"}, command_id="c-9")

@@ -13,16 +13,15 @@ from tests.conftest import drain_projections
 from domain.engine.timestamps import parse_time
 from workers.deadlines import deadline_job_id, turn_deadline
 from workers.queues import DEFAULT as QUEUE
+from tests.invites import start_http
 
 
 def start_race(client, make_user, hours):
     """ann and bob in a dice race with a turn deadline; returns (match id, ann, bob, ann's headers)."""
     ann, ha = make_user("ann")
     bob, hb = make_user("bob")
-    resp = client.post("/api/matches", json={"game": "dice-race", "players": [ann, bob],
-                                             "turn_deadline_hours": hours}, headers=ha)
-    assert resp.status_code == 201
-    return resp.get_json()["id"], ann, bob, ha, hb
+    mid = start_http(client, ha, {"game": "dice-race", "players": [ann, bob], "turn_deadline_hours": hours}, hb)
+    return mid, ann, bob, ha, hb
 
 
 def scheduled(wiring):

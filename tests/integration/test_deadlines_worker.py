@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 
-from tests.e2e.processes import Api, service
+from tests.e2e.processes import Api, service, start_invited
 from tests.waiting import wait_for
 
 
@@ -12,8 +12,9 @@ def test_the_worker_times_out_a_waiting_player(redis_url, tmp_path):
     with service(redis_url, tmp_path) as base:
         _, ann = Api(base).post("/api/users", {"name": "ann"})
         _, bob = Api(base).post("/api/users", {"name": "bob"})
-        status, match = Api(base, ann["token"]).post("/api/matches", {
-            "game": "uchronia", "players": [ann["id"], bob["id"]], "turn_deadline_hours": 0.001})
+        status, match = start_invited(Api(base, ann["token"]), {
+            "game": "uchronia", "players": [ann["id"], bob["id"]], "turn_deadline_hours": 0.001},
+            {bob["id"]: bob["token"]})
         assert status == 201
         mid, started = match["id"], match["version"]
         bob_api = Api(base, bob["token"])

@@ -6,13 +6,14 @@ import dataclasses
 from service import create_app
 from service.users import token_hash
 from service.wiring import build
+from tests.invites import start_http
 
 
 def test_a_body_over_the_size_limit_is_refused_with_413_and_changes_nothing(client, make_user, wiring):
     """MAX_CONTENT_LENGTH is set from the settings; a larger body gets a JSON 413 and no event."""
     ann, ha = make_user("ann")
-    bob, _ = make_user("bob")
-    mid = client.post("/api/matches", json={"game": "dice-race", "players": [ann, bob]}, headers=ha).get_json()["id"]
+    bob, hb = make_user("bob")
+    mid = start_http(client, ha, {"game": "dice-race", "players": [ann, bob]}, hb)
     assert client.application.config["MAX_CONTENT_LENGTH"] == wiring.settings.max_body_bytes
     version = wiring.store.version(mid)
     huge = {"type": "note", "payload": {"text": "x" * (wiring.settings.max_body_bytes + 10)}}
@@ -30,8 +31,7 @@ def test_command_submission_is_rate_limited_per_user_with_retry_after(wiring, ga
     client = create_app(wiring=limited).test_client()
     users = [client.post("/api/users", json={"name": n}).get_json() for n in ("ann", "bob")]
     ann, bob = ({"Authorization": f"Bearer {u['token']}"} for u in users)
-    mid = client.post("/api/matches", json={"game": "dice-race", "players": [u["id"] for u in users]},
-                      headers=ann).get_json()["id"]
+    mid = start_http(client, ann, {"game": "dice-race", "players": [u["id"] for u in users]}, bob)
     note = {"type": "note", "payload": {"text": "hi"}}
     codes = [client.post(f"/api/matches/{mid}/commands", json=note, headers=ann).status_code for _ in range(5)]
     assert codes == [201] * 5

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from service.cli import main as cli_main
+from tests.invites import start_http
 
 
 def test_uchronia_replay_log_and_views(client, make_user, wiring, monkeypatch, capsys):
@@ -12,8 +13,7 @@ def test_uchronia_replay_log_and_views(client, make_user, wiring, monkeypatch, c
     people = [make_user(n) for n in ("ann", "bob", "cy")]
     ids = [uid for uid, _ in people]
     headers = dict(people)
-    mid = client.post("/api/matches", headers=people[0][1],
-                      json={"game": "uchronia", "players": ids}).get_json()["id"]
+    mid = start_http(client, people[0][1], {"game": "uchronia", "players": ids}, *[h for _, h in people[1:]])
     live = {}
     for _ in range(12):
         for uid in ids:

@@ -13,6 +13,7 @@ from service.wiring import build
 from tests.conftest import drain_projections
 from domain.games.dice_race import GAME as RACE
 from workers import context
+from tests.invites import start_http
 
 K = 5
 
@@ -21,11 +22,9 @@ def start_race(client, make_user, names=("ann", "bob"), target=10):
     """An invited dice race: (match id, {name: (user id, headers)})."""
     people = {n: make_user(n) for n in names}
     ann_headers = people[names[0]][1]
-    resp = client.post("/api/matches", headers=ann_headers,
-                       json={"game": "dice-race", "players": [people[n][0] for n in names],
-                             "options": {"target": target}})
-    assert resp.status_code == 201, resp.get_json()
-    return resp.get_json()["id"], people
+    mid = start_http(client, ann_headers, {"game": "dice-race", "players": [people[n][0] for n in names],
+                                           "options": {"target": target}}, *[people[n][1] for n in names[1:]])
+    return mid, people
 
 
 def command(client, mid, headers, type_, **payload):

@@ -6,12 +6,13 @@ import json
 from service.cli import main
 from tests.conftest import drain_projections
 from workers.jobs import lagging_partitions, project_partition, reconcile
+from tests.invites import start_http
 
 
 def new_match(client, make_user, game="dice-race"):
     ann, ha = make_user("ann")
     bob, hb = make_user("bob")
-    mid = client.post("/api/matches", json={"game": game, "players": [ann, bob]}, headers=ha).get_json()["id"]
+    mid = start_http(client, ha, {"game": game, "players": [ann, bob]}, hb)
     return mid, ann, ha, bob, hb
 
 
@@ -24,7 +25,7 @@ def test_job_is_idempotent_and_checkpointed(client, make_user, wiring):
     last_log_id = wiring.redis.xrevrange(wiring.store.keys.log(p), count=1)[0][0]
     assert wiring.redis.get(wiring.store.keys.checkpoint(p)) == last_log_id
     row = json.loads(wiring.redis.get(wiring.store.keys.summary(mid)))
-    assert row["version"] == 3 and row["status"] == "active"
+    assert row["version"] == 4 and row["status"] == "active"
 
 
 def test_reconciler_finds_partitions_whose_enqueue_was_lost(client, make_user, wiring):
@@ -45,10 +46,10 @@ def test_a_stale_row_never_overwrites_a_newer_one(client, make_user, wiring):
     mid, ann, ha, *_ = new_match(client, make_user)
     client.post(f"/api/matches/{mid}/commands", json={"type": "roll"}, headers=ha)
     drain_projections(wiring)
-    old = agg.fold(mid, wiring.store.read_range(mid, 1, 3), wiring.games)
+    old = agg.fold(mid, wiring.store.read_range(mid, 1, 4), wiring.games)
     writer = ProjectionWriter(wiring.redis, wiring.store.keys)
     assert writer.apply(wiring.store.keys.partition(mid), [old], "0-1") == []
-    assert json.loads(wiring.redis.get(wiring.store.keys.summary(mid)))["version"] == 4
+    assert json.loads(wiring.redis.get(wiring.store.keys.summary(mid)))["version"] == 5
 
 
 def test_rebuild_restores_every_read_model(client, make_user, wiring, monkeypatch, capsys):

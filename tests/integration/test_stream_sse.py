@@ -9,6 +9,8 @@ import time
 
 import pytest
 
+from tests.invites import start_http
+
 LIFETIME = 0.7
 
 
@@ -23,8 +25,8 @@ def race_app(settings, games, **overrides):
     client = create_app(wiring=w).test_client()
     users = {name: client.post("/api/users", json={"name": name}).get_json() for name in ("ann", "bob", "eve")}
     headers = {n: {"Authorization": f"Bearer {u['token']}"} for n, u in users.items()}
-    mid = client.post("/api/matches", json={"game": "dice-race", "players": [users["ann"]["id"], users["bob"]["id"]]},
-                      headers=headers["ann"]).get_json()["id"]
+    mid = start_http(client, headers["ann"], {"game": "dice-race", "players": [users["ann"]["id"], users["bob"]["id"]]},
+                     headers["bob"])
     return w, client, users, headers, mid
 
 

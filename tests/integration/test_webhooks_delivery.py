@@ -20,6 +20,7 @@ from tests.e2e.processes import Api, service
 from tests.waiting import wait_for
 from workers.notifications import SIGNATURE_HEADER, notices, notify
 from workers.queues import NOTIFICATIONS as QUEUE
+from tests.invites import start_http
 
 
 class Receiver:
@@ -91,8 +92,8 @@ def hooked_user(client, make_user, name, url):
 
 def test_your_turn_is_signed_and_sent_once(wiring, client, make_user, receiver):
     ann, ha = hooked_user(client, make_user, "ann", receiver.url)
-    bob, _hb = make_user("bob")
-    mid = client.post("/api/matches", json={"game": "dice-race", "players": [ann, bob]}, headers=ha).get_json()["id"]
+    bob, hb = make_user("bob")
+    mid = start_http(client, ha, {"game": "dice-race", "players": [ann, bob]}, hb)
     drain_projections(wiring)
     deliver_all(wiring)
     assert [(n["kind"], n["user"], n["match"]) for n in receiver.notices()] == [("your_turn", ann, mid)]
@@ -109,9 +110,8 @@ def test_your_turn_is_signed_and_sent_once(wiring, client, make_user, receiver):
 def test_finished_and_dispute_notices_reach_the_right_players(wiring, client, make_user, receiver):
     ann, ha = hooked_user(client, make_user, "ann", receiver.url)
     bob, hb = hooked_user(client, make_user, "bob", receiver.url)
-    race = client.post("/api/matches", json={"game": "dice-race", "players": [ann, bob], "options": {"target": 1}},
-                       headers=ha).get_json()["id"]
-    duel = client.post("/api/matches", json={"game": "dice-race", "players": [ann, bob]}, headers=ha).get_json()["id"]
+    race = start_http(client, ha, {"game": "dice-race", "players": [ann, bob], "options": {"target": 1}}, hb)
+    duel = start_http(client, ha, {"game": "dice-race", "players": [ann, bob]}, hb)
     drain_projections(wiring)
     assert client.post(f"/api/matches/{race}/commands", json={"type": "roll"}, headers=ha).status_code == 201
     noted = client.post(f"/api/matches/{duel}/commands", json={"type": "note", "payload": {"text": "hm"}},
@@ -132,8 +132,8 @@ def test_finished_and_dispute_notices_reach_the_right_players(wiring, client, ma
 
 def test_users_without_a_webhook_get_nothing(wiring, client, make_user):
     ann, ha = make_user("ann")
-    bob, _ = make_user("bob")
-    mid = client.post("/api/matches", json={"game": "dice-race", "players": [ann, bob]}, headers=ha).get_json()["id"]
+    bob, hb = make_user("bob")
+    mid = start_http(client, ha, {"game": "dice-race", "players": [ann, bob]}, hb)
     match = wiring.matches.load(mid)
     drain_projections(wiring)
     row = wiring.read_models.rows([mid])[0]
@@ -158,7 +158,8 @@ def test_a_real_worker_retries_a_failed_delivery_with_backoff(redis_url, tmp_pat
             time.sleep(1.0)  # room for a wrong third delivery to show up
         assert len(flaky.calls) == 2, "one failed attempt, one retry, nothing more"
         first, second = flaky.notices()
-        assert first == second and first["kind"] == "your_turn" and first["match"] == match["id"]
+        assert first == second and first["kind"] == "invitation" and first["match"] == match["id"]
+        assert first["from"] == ann["id"]
         assert second["user"] == bob["id"]
         conn = redis.Redis.from_url(redis_url)
         (job,) = [Job.fetch(j, connection=conn) for j in

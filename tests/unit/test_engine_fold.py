@@ -184,3 +184,20 @@ def test_a_seated_user_sees_as_themself_anyone_else_as_a_spectator():
     log = started()
     assert log.match.viewer_for("ann") == "ann"
     assert log.match.viewer_for("cid") is None and log.match.viewer_for(None) is None
+
+
+def test_consent_is_owed_by_every_seated_user_but_the_creator_and_exempt_seats():
+    """match_created lists the players who must accept; bots and the creator owe none;
+    the creator must be seated; the match is ready to start only once nobody owes consent."""
+    events = agg.decide_create(GAME, "m1", "ann", {"target": 5}, "c", players=["ann", "bot:greedy:1", "bob"])
+    assert events[0]["data"]["invited"] == ["bob"]
+    with_bots = agg.decide_create(GAME, "m1", "ann", {"target": 5}, "c", players=["ann"], bots=["bot:random:1"])
+    assert with_bots[0]["data"]["invited"] == [] and with_bots[0]["data"]["players"] == ["ann", "bot:random:1"]
+    m = agg.fold("m1", [{"version": 1, "type": pe.MATCH_CREATED, "scope": pe.PLATFORM, "data": events[0]["data"]}],
+                 GAMES)
+    assert m.status == "invited" and not agg.ready_to_start(m)
+    m.apply({"version": 2, "type": pe.INVITATION_ACCEPTED, "scope": pe.PLATFORM, "data": {"player": "bob"}}, GAMES)
+    assert m.invited == [] and agg.ready_to_start(m)
+    with pytest.raises(RuleViolation) as exc:
+        agg.decide_create(GAME, "m1", "ann", {"target": 5}, "c", players=["bob", "cy"])
+    assert exc.value.rule_id == "platform:match.creator-seated"

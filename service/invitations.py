@@ -1,0 +1,49 @@
+"""Invitations and rematches: accept or decline a seat, and ask for a finished match's rematch."""
+from __future__ import annotations
+
+from domain.engine import invitations
+from domain.engine import rematch as rematch_rules
+
+from .errors import ApiError
+
+
+def accept(matches, actor: str, match_id: str):
+    """Accept the caller's invitation; the last acceptance starts the match. Accepting again is a no-op."""
+    def decide(match, player):
+        return [] if invitations.accepted(match, player) and match.status in ("invited", "active") \
+            else invitations.decide_accept(match, player)
+    return matches.change_seats(actor, match_id, decide)
+
+
+def decline(matches, actor: str, match_id: str):
+    """Decline the caller's seat (or withdraw the creator's match) before it starts: it is cancelled."""
+    return matches.change_seats(actor, match_id, invitations.decide_decline)
+
+
+def rematch(matches, actor: str, match_id: str):
+    """The rematch of a finished match: the same game, seats (bots included, who need no consent) and
+    options as a new invited match created by the caller. Asking again (anyone seated) answers the same match."""
+    def facts(m):
+        if actor not in m.players:
+            raise ApiError(403, "not_seated", "you are not seated in this match")
+        return m.rematch, m.game_id, list(m.players), dict(m.options), m.turn_deadline_hours, m.replace_after_timeouts
+
+    named, game_id, players, options, hours, replace_after = matches.read(match_id, facts)
+    if named is None:
+        def decide(m, rng):
+            return rematch_rules.decide_rematch(m, actor)
+        try:
+            answer = matches.execute(match_id, actor, decide)
+            named = answer["events"][0]["data"]["match"]
+        except ApiError as exc:
+            if exc.extra.get("rule") != "platform:rematch.exists":
+                raise
+            named = matches.read(match_id, lambda m: m.rematch)
+    try:
+        return matches.create(actor, game_id, options, players=players, turn_deadline_hours=hours, match_id=named,
+                              replace_after_timeouts=replace_after)
+    except ApiError as exc:
+        if exc.status != 409:  # 409: created by an earlier ask (or its lost reply): answer that match
+            raise
+    return matches.load(named)
+
