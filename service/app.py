@@ -4,8 +4,10 @@ from __future__ import annotations
 import logging
 
 from flask import Flask, request
+from flask_limiter.errors import RateLimitExceeded
 from redis.exceptions import RedisError
 from werkzeug.exceptions import HTTPException
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .errors import ApiError
 from .json_guard import check_url
@@ -20,7 +22,7 @@ def _snake(name: str) -> str:
 
 def create_app(settings=None, wiring=None) -> Flask:
     """Build the web application (wiring defaults to the environment's settings)."""
-    from . import logs, pages
+    from . import logs, pages, ratelimit
     from . import wiring as wiring_mod
     from .api import docs, games, health, history, matches, metrics, stream, users
 
@@ -34,6 +36,18 @@ def create_app(settings=None, wiring=None) -> Flask:
     logs.install(app)
     for bp in (health.bp, metrics.bp, users.bp, games.bp, docs.bp, matches.bp, history.bp, stream.bp, pages.bp):
         app.register_blueprint(bp)
+    if w.settings.trusted_proxies:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=w.settings.trusted_proxies)
+    limiter = ratelimit.install(app, w)
+
+    @app.errorhandler(RateLimitExceeded)
+    def rate_limited(exc: RateLimitExceeded):
+        body, wait = ratelimit.refusal(exc, limiter)
+        if pages.wants_page():
+            page = pages.error_page(429, body["error"]["message"])
+            page.headers["Retry-After"] = str(wait)
+            return page
+        return body, 429, {"Retry-After": str(wait)}
 
     @app.before_request
     def refuse_invalid_urls():

@@ -18,6 +18,10 @@ class Settings:
     snapshot_every: int = 200
     reconcile_seconds: float = 2.0
     rate_limit_per_minute: int = 600
+    account_rate_limit: str = "30/hour"
+    match_rate_limit: str = "10/minute;120/hour"
+    chat_rate_limit: str = "20/minute"
+    trusted_proxies: int = 0
     webhook_secret: str = "turnstream-dev-webhook-secret"
     webhook_allow: str = ""
     webhook_connect_seconds: float = 3.0
@@ -38,9 +42,21 @@ class Settings:
     log_level: str = ""
 
     @property
+    def command_rate_limit(self) -> str:
+        """The per-user limit on commands, take-backs, disputes and votes ("" = none)."""
+        return f"{self.rate_limit_per_minute}/minute" if self.rate_limit_per_minute > 0 else ""
+
+    @property
     def queue_url(self) -> str:
         """Where the RQ queues live (a plain Redis)."""
         return self.rq_redis_url or self.redis_url
+
+
+def rate_limit(value: str) -> str:
+    """A limit string such as "30/hour" or "10/minute;120/hour", checked now so a typo fails at start-up."""
+    from limits import parse_many
+    parse_many(value)
+    return value
 
 
 def from_env(env=None) -> Settings:
@@ -57,6 +73,10 @@ def from_env(env=None) -> Settings:
         snapshot_every=int(get("TURNSTREAM_SNAPSHOT_EVERY") or 200),
         reconcile_seconds=float(get("TURNSTREAM_RECONCILE_SECONDS") or 2.0),
         rate_limit_per_minute=int(get("TURNSTREAM_RATE_LIMIT_PER_MINUTE") or 600),
+        account_rate_limit=rate_limit(get("TURNSTREAM_ACCOUNT_RATE_LIMIT") or "30/hour"),
+        match_rate_limit=rate_limit(get("TURNSTREAM_MATCH_RATE_LIMIT") or "10/minute;120/hour"),
+        chat_rate_limit=rate_limit(get("TURNSTREAM_CHAT_RATE_LIMIT") or "20/minute"),
+        trusted_proxies=int(get("TURNSTREAM_TRUSTED_PROXIES") or 0),
         webhook_secret=get("TURNSTREAM_WEBHOOK_SECRET") or "turnstream-dev-webhook-secret",
         webhook_allow=get("TURNSTREAM_WEBHOOK_ALLOW", ""),
         webhook_connect_seconds=float(get("TURNSTREAM_WEBHOOK_CONNECT_SECONDS") or 3.0),

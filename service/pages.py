@@ -94,7 +94,8 @@ def _set_session_cookie(response, session_id: str):
 
 
 API_PREFIXES = ("/api/", "/healthz", "/metrics")
-ERROR_TITLES = {404: "This page does not exist", 409: "Not yet", 500: "Something went wrong on our side",
+ERROR_TITLES = {404: "This page does not exist", 409: "Not yet", 429: "Too many requests: slow down",
+                500: "Something went wrong on our side",
                 503: "The service is busy or restarting"}
 
 

@@ -14,7 +14,6 @@ from .config import Settings, from_env
 from .connections import make_queue_redis, make_redis, make_stream_redis
 from .live_hub import BLOCK_MS, LiveHub, StreamCaps
 from .matches import MatchService
-from .ratelimit import RateLimiter
 from .store import EventStore
 from .trigger import ProjectionTrigger
 from .users import Users
@@ -32,7 +31,6 @@ class Wiring:
     matches: MatchService
     read_models: ReadModels
     ratings: Ratings
-    rate_limiter: RateLimiter
     trigger: Any
     live: LiveHub
 
@@ -52,7 +50,6 @@ def build(settings: Settings | None = None, redis_client=None, queue_redis=None,
     matches = MatchService(store, games, notify=trigger.notify, cache_size=settings.cache_size, snapshots=snapshots)
     return Wiring(settings=settings, redis=r, store=store, users=Users(r, AuthCache(r, settings.auth_cache_seconds)), games=games, matches=matches,
                   read_models=ReadModels(r, store.keys), ratings=Ratings(r),
-                  rate_limiter=RateLimiter(settings.rate_limit_per_minute),
                   trigger=trigger,
                   live=build_live(settings, redis_client, games, matches))
 

@@ -12,6 +12,11 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 
+# tests keep the rate limits out of the way, except the rate-limit tests themselves
+HIGH_LIMITS = {"account_rate_limit": "100000/minute", "match_rate_limit": "100000/minute",
+               "chat_rate_limit": "100000/minute"}
+
+
 @pytest.fixture(scope="session")
 def redis_url(tmp_path_factory):
     """The URL of a real Redis: REDIS_URL when set, else a redis-server started for this session."""
@@ -48,7 +53,7 @@ def games():
 def settings(redis_url):
     """Settings pointing at the test Redis."""
     from service.config import Settings
-    return Settings(redis_url=redis_url, rate_limit_per_minute=100000)
+    return Settings(redis_url=redis_url, rate_limit_per_minute=100000, **HIGH_LIMITS)
 
 
 @pytest.fixture

@@ -4,17 +4,10 @@ from __future__ import annotations
 from service import invitations
 
 
-def accept_all(w, match) -> str:
-    """Have every invited player of `match` accept (the last acceptance starts it); return its id."""
-    for player in list(match.invited):
-        invitations.accept(w.matches, player, match.id)
-    return match.id
-
-
 def create_started(w, creator: str, game, players: list, options: dict | None = None, **kw) -> str:
     """Create an invited match of `game` seating `players` (the creator among them) and start it; its id."""
     match = w.matches.create(creator, game.id, game.options_schema.load(options or {}), players=list(players), **kw)
-    return accept_all(w, match)
+    return invitations.accept_for_all(w.matches, match).id
 
 
 def start_http(client, creator_headers: dict, body: dict, *invited_headers) -> str:

@@ -16,12 +16,6 @@ def history() -> History:
     return History.from_wiring(wiring())
 
 
-def _acting_user() -> dict:
-    user = current_user()
-    wiring().rate_limiter.check(user["id"])
-    return user
-
-
 def _caller_id(optional: bool) -> str | None:
     user = current_user(optional=optional)
     return user["id"] if user else None
@@ -46,7 +40,7 @@ def audit(match_id):
 @documented("take back your last command", ok=201, auth="required", errors=(403, 409, 422))
 def takeback(match_id):
     """Take back the caller's own last command when the take-back policy allows it."""
-    user = _acting_user()
+    user = current_user()
     return history().takeback(user["id"], match_id), 201
 
 
@@ -54,7 +48,7 @@ def takeback(match_id):
 @documented("dispute an event", ok=201, body=schemas.OpenDispute, auth="required", errors=(403, 409, 422))
 def open_dispute(match_id):
     """Dispute an event version with a reason; the other seated players vote."""
-    user = _acting_user()
+    user = current_user()
     data = body(schemas.OpenDispute)
     return history().open_dispute(user["id"], match_id, data["version"], data["reason"]), 201
 
@@ -70,6 +64,6 @@ def list_disputes(match_id):
 @documented("vote on a dispute", body=schemas.Vote, auth="required", errors=(403, 409, 422))
 def vote(match_id, dispute_id):
     """Accept or reject a dispute."""
-    user = _acting_user()
+    user = current_user()
     data = body(schemas.Vote)
     return history().vote(user["id"], match_id, dispute_id, data["accept"])

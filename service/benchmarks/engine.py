@@ -18,6 +18,8 @@ import threading
 import time
 from pathlib import Path
 
+from ..invitations import accept_for_all
+
 ROOT = Path(__file__).resolve().parents[2]
 COLD_EVENTS = 10_000
 SEEK_EVENTS = 5_000
@@ -100,7 +102,7 @@ def plan_match(service, game, players: list, seed: int) -> Plan:
     """Create a Uchronia match and decide a random legal playout on its real seed (no store writes)."""
     from domain.engine import HmacRng
     options = game.options_schema.load({})
-    match = service.create(players[0], game.id, options, players=list(players))
+    match = accept_for_all(service, service.create(players[0], game.id, options, players=list(players)))
     cached_match, secret = service.cache.get(match.id)
     state = copy.deepcopy(cached_match.game_state)
     rng = HmacRng(bytes.fromhex(secret), match.id, cached_match.draws)
@@ -306,7 +308,8 @@ def long_match(w, events: int):
     from domain.engine import aggregate as agg
 
     game = w.games["dice-race"]
-    match = w.matches.create("bench_a", game.id, game.options_schema.load({}), players=["bench_a", "bench_b"])
+    match = accept_for_all(w.matches, w.matches.create("bench_a", game.id, game.options_schema.load({}),
+                                                       players=["bench_a", "bench_b"]))
     note = {"type": "note", "payload": {"text": "bench"}}
 
     def notes(count):

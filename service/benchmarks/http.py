@@ -12,6 +12,7 @@ import sys
 import threading
 import time
 
+from ..invitations import accept_for_all
 from . import engine
 from .engine import PLAYERS, ROOT, percentile, progress
 
@@ -313,8 +314,8 @@ def prepare(w, count: int, note_clients: int) -> dict:
     for i in range(note_clients):
         users = [w.users.create(f"n{i}_{k}") for k in range(2)]
         tokens.update({u["id"]: u["token"] for u in users})
-        match = w.matches.create(users[0]["id"], race.id, race.options_schema.load({}),
-                                 players=[u["id"] for u in users])
+        match = accept_for_all(w.matches, w.matches.create(users[0]["id"], race.id, race.options_schema.load({}),
+                                                           players=[u["id"] for u in users]))
         notes.append((match.id, match.game_state["players"][match.game_state["turn"]]))
     return {"plans": plans, "tokens": tokens, "notes": notes, "state_targets": state_targets}
 

@@ -14,11 +14,15 @@ from pathlib import Path
 from service.embedded_redis import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
+# every test client comes from 127.0.0.1: the rate limits stay out of the way unless a test sets them
+HIGH_LIMITS = {"TURNSTREAM_ACCOUNT_RATE_LIMIT": "100000/minute", "TURNSTREAM_MATCH_RATE_LIMIT": "100000/minute",
+               "TURNSTREAM_CHAT_RATE_LIMIT": "100000/minute", "TURNSTREAM_RATE_LIMIT_PER_MINUTE": "100000"}
 
 
 def spawn(args, redis_url: str, log_path: Path, extra_env=None) -> subprocess.Popen:
     """Start `python -m service.cli <args>` with REDIS_URL set, output to a log file."""
-    env = dict(os.environ, REDIS_URL=redis_url, PYTHONPATH=str(ROOT), TURNSTREAM_RECONCILE_SECONDS="0.5")
+    env = dict(os.environ, REDIS_URL=redis_url, PYTHONPATH=str(ROOT), TURNSTREAM_RECONCILE_SECONDS="0.5",
+               **HIGH_LIMITS)
     env.update(extra_env or {})
     log = open(log_path, "ab")
     return subprocess.Popen([sys.executable, "-m", "service.cli"] + list(args), cwd=ROOT, env=env,

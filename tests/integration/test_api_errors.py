@@ -171,11 +171,12 @@ def test_redis_down_is_503_json(games):
     error_of(c.get("/api/matches/m_x"), 503, "redis_unavailable")
 
 
-def test_rate_limit_returns_429_with_retry_after(wiring, make_user):
-    """Past the per-user budget, command submission is a 429 with Retry-After."""
-    from service.ratelimit import RateLimiter
-    wiring.rate_limiter = RateLimiter(2)
-    c = create_app(wiring=wiring).test_client()
+def test_rate_limit_returns_429_with_retry_after(wiring, games):
+    """Past the per-user budget, command submission is a 429 with Retry-After (bad commands count too)."""
+    import dataclasses
+    limited = build(dataclasses.replace(wiring.settings, rate_limit_per_minute=2), redis_client=wiring.redis,
+                    games=games, start_trigger=False)
+    c = create_app(wiring=limited).test_client()
     ann = c.post("/api/users", json={"name": "ann"}).get_json()
     h = {"Authorization": f"Bearer {ann['token']}"}
     for _ in range(2):

@@ -8,6 +8,7 @@ from domain.engine.rng import draw_value
 from service.connections import make_queue_redis
 from tests.integration.test_history_replay import command, start_race, turn_headers
 from workers.history_jobs import expire_dispute
+from tests.invites import start_http
 
 
 def dispute(client, mid, headers, version, reason="that die was loaded"):
@@ -140,8 +141,7 @@ def test_accepting_a_dispute_on_the_middle_of_a_command_reverts_the_whole_comman
 
     users = {name: make_user(name) for name in ("ann", "bob")}
     headers = {uid: h for uid, h in users.values()}
-    mid = client.post("/api/matches", headers=users["ann"][1],
-                      json={"game": "uchronia", "players": list(headers)}).get_json()["id"]
+    mid = start_http(client, users["ann"][1], {"game": "uchronia", "players": list(headers)}, users["bob"][1])
     chooser, command_events = random.Random(3), []
     while len(command_events) < 3:
         mover = chooser.choice(sorted(client.get(f"/api/matches/{mid}").get_json()["active_players"]))

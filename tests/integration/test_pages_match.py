@@ -8,6 +8,7 @@ import re
 import pytest
 
 from tests.integration.test_pages_lobby import csrf_of, sign_up
+from tests.invites import start_http
 
 
 @pytest.fixture
@@ -21,7 +22,7 @@ def table(client, make_user):
 
     def start(**options):
         body = {"game": "dice-race", "players": [ann, bob], "options": options}
-        return client.post("/api/matches", json=body, headers=ha).get_json()["id"]
+        return start_http(client, ha, body, hb)
 
     csrf = csrf_of(client.get("/").get_data(as_text=True))
     return {"client": client, "ann": ann, "ha": ha, "bob": bob, "hb": hb, "start": start, "csrf": csrf}

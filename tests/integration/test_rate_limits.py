@@ -1,0 +1,106 @@
+"""Rate limits on the real Redis, shared by every web process: accounts and matches per client address,
+commands and chat per user; 429 JSON + Retry-After; one Redis round trip on the command path."""
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import pytest
+
+from service import create_app
+from service.config import from_env
+from service.wiring import build
+from tests.integration.test_api_errors import error_of
+from tests.invites import start_http
+
+
+def process(wiring, games, **limits):
+    """A Flask test client standing for one web process of its own (own wiring, own limiter) on the
+    shared test Redis, with the given settings."""
+    w = build(dataclasses.replace(wiring.settings, **limits), redis_client=wiring.redis, games=games,
+              start_trigger=False)
+    return create_app(wiring=w).test_client()
+
+
+def from_address(address: str) -> dict:
+    """Test-client kwargs that make a request come from `address`."""
+    return {"environ_base": {"REMOTE_ADDR": address}}
+
+
+def test_account_creation_is_limited_per_address_across_processes(wiring, games):
+    """Three accounts a minute per address: two through one process and one through another use the
+    budget up; the fourth is a 429 with Retry-After on either; another address is still served."""
+    one, two = (process(wiring, games, account_rate_limit="3/minute") for _ in range(2))
+    assert [c.post("/api/users", json={"name": "a"}).status_code for c in (one, one, two)] == [201] * 3
+    for c in (one, two):
+        refused = c.post("/api/users", json={"name": "a"})
+        err = error_of(refused, 429, "rate_limited")
+        assert 1 <= int(refused.headers["Retry-After"]) <= 60 and err["retry_after"] == int(refused.headers["Retry-After"])
+    assert one.post("/api/users", json={"name": "b"}, **from_address("10.1.2.3")).status_code == 201
+
+
+def test_the_sign_up_form_shares_the_account_budget_and_answers_a_page(wiring, games):
+    """The lobby's sign-up counts against the same per-address budget; its refusal is an HTML page."""
+    c = process(wiring, games, account_rate_limit="1/minute")
+    assert c.post("/api/users", json={"name": "a"}).status_code == 201
+    lobby = c.get("/").get_data(as_text=True)
+    csrf = re.search(r'name="csrf" value="([^"]+)"', lobby).group(1)
+    refused = c.post("/signup", data={"name": "b", "csrf": csrf}, headers={"Accept": "text/html"})
+    assert refused.status_code == 429 and refused.mimetype == "text/html" and int(refused.headers["Retry-After"]) >= 1
+
+
+def test_match_creation_is_limited_per_address(wiring, games):
+    """Two matches a minute per address, whoever creates them; another address has its own budget."""
+    c = process(wiring, games, match_rate_limit="2/minute")
+    users = [c.post("/api/users", json={"name": n}).get_json() for n in ("ann", "bob")]
+    ann, bob = ({"Authorization": f"Bearer {u['token']}"} for u in users)
+    open_match = {"game": "dice-race", "seats": 2}
+    assert c.post("/api/matches", json=open_match, headers=ann).status_code == 201
+    assert c.post("/api/matches", json=open_match, headers=bob).status_code == 201
+    error_of(c.post("/api/matches", json=open_match, headers=ann), 429, "rate_limited")
+    assert c.post("/api/matches", json=open_match, headers=ann, **from_address("10.9.9.9")).status_code == 201
+
+
+def test_chat_is_limited_per_user(wiring, games):
+    """Two messages a minute per user; the other player may still talk."""
+    c = process(wiring, games, chat_rate_limit="2/minute")
+    users = [c.post("/api/users", json={"name": n}).get_json() for n in ("ann", "bob")]
+    ann, bob = ({"Authorization": f"Bearer {u['token']}"} for u in users)
+    mid = start_http(c, ann, {"game": "dice-race", "players": [u["id"] for u in users]}, bob)
+    said = [c.post(f"/api/matches/{mid}/chat", json={"text": "hi"}, headers=ann).status_code for _ in range(3)]
+    assert said == [201, 201, 429]
+    assert c.post(f"/api/matches/{mid}/chat", json={"text": "hi"}, headers=bob).status_code == 201
+
+
+def test_the_command_limiter_costs_one_redis_round_trip(wiring, games, monkeypatch):
+    """A command's rate-limit check is exactly one Redis command (the window counter's EVALSHA)."""
+    c = process(wiring, games, rate_limit_per_minute=1000)
+    users = [c.post("/api/users", json={"name": n}).get_json() for n in ("ann", "bob")]
+    ann, bob = ({"Authorization": f"Bearer {u['token']}"} for u in users)
+    mid = start_http(c, ann, {"game": "dice-race", "players": [u["id"] for u in users]}, bob)
+    note = {"type": "note", "payload": {"text": "x"}}
+    assert c.post(f"/api/matches/{mid}/commands", json=note, headers=ann).status_code == 201  # scripts loaded
+    limiter_client = c.application.extensions["limiter"].copy().pop().storage.storage
+    sent = []
+    original = limiter_client.execute_command
+    monkeypatch.setattr(limiter_client, "execute_command", lambda *a, **k: sent.append(a[0]) or original(*a, **k))
+    assert c.post(f"/api/matches/{mid}/commands", json=note, headers=ann).status_code == 201
+    assert sent == ["EVALSHA"]
+
+
+def test_trusted_proxies_tell_clients_apart_by_x_forwarded_for(wiring, games):
+    """Behind one trusted proxy, the address is the proxy's X-Forwarded-For entry, not the proxy."""
+    c = process(wiring, games, account_rate_limit="1/minute", trusted_proxies=1)
+    assert c.post("/api/users", json={"name": "a"}, headers={"X-Forwarded-For": "192.0.2.1"}).status_code == 201
+    assert c.post("/api/users", json={"name": "a"}, headers={"X-Forwarded-For": "192.0.2.1"}).status_code == 429
+    assert c.post("/api/users", json={"name": "a"}, headers={"X-Forwarded-For": "192.0.2.2"}).status_code == 201
+
+
+def test_limit_settings_are_checked_at_start_up():
+    """A malformed limit string fails when the settings are read, with the documented defaults otherwise."""
+    settings = from_env({})
+    assert (settings.account_rate_limit, settings.match_rate_limit, settings.chat_rate_limit) == \
+        ("30/hour", "10/minute;120/hour", "20/minute")
+    assert settings.command_rate_limit == "600/minute"
+    with pytest.raises(ValueError):
+        from_env({"TURNSTREAM_ACCOUNT_RATE_LIMIT": "thirty an hour"})
