@@ -20,6 +20,8 @@ def mov(settings, redis_client, games):
         "options": {"fixed_cultures": PLACEMENT, "max_rounds": 1}})
     assert resp.status_code == 201, resp.get_json()
     assert "fixed_cultures" not in resp.get_data(as_text=True)
+    accepted = client.post(f"/api/matches/{resp.get_json()['id']}/accept", headers=headers["bob"])
+    assert accepted.status_code == 200 and "fixed_cultures" not in accepted.get_data(as_text=True)
     yield w, client, users, headers, resp.get_json()["id"]
     stop_app(w)
 
