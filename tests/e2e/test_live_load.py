@@ -12,7 +12,7 @@ import pytest
 from service.benchmarks.sse_client import SseStream, StreamRefused
 from service.embedded_redis import EmbeddedRedis, free_port
 from service.web_sessions import SESSION_COOKIE, Sessions
-from tests.e2e.processes import Api, spawn, stop, wait_http
+from tests.e2e.processes import Api, spawn, start_invited, stop, wait_http
 
 pytestmark = pytest.mark.slow
 
@@ -35,7 +35,8 @@ def duel(base: str):
     _, ann = Api(base).post("/api/users", {"name": "ann"})
     _, bob = Api(base).post("/api/users", {"name": "bob"})
     apis = {ann["id"]: Api(base, ann["token"]), bob["id"]: Api(base, bob["token"])}
-    status, match = apis[ann["id"]].post("/api/matches", {"game": "uchronia", "players": [ann["id"], bob["id"]]})
+    status, match = start_invited(apis[ann["id"]], {"game": "uchronia", "players": [ann["id"], bob["id"]]},
+                                  {bob["id"]: bob["token"]})
     assert status == 201
     return ann, bob, apis, match["id"]
 

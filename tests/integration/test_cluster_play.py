@@ -157,8 +157,9 @@ def test_live_streams_follow_the_partition_logs_of_every_node(cluster_wiring):
     client = create_app(wiring=w).test_client()
     users = [client.post("/api/users", json={"name": n}).get_json() for n in ("ann", "bob")]
     ann = {"Authorization": f"Bearer {users[0]['token']}"}
-    ids = [client.post("/api/matches", json={"game": RACE.id, "players": [users[0]["id"], users[1]["id"]]},
-                       headers=ann).get_json()["id"] for _ in range(4)]
+    bob = {"Authorization": f"Bearer {users[1]['token']}"}
+    ids = [start_http(client, ann, {"game": RACE.id, "players": [users[0]["id"], users[1]["id"]]}, bob)
+           for _ in range(4)]
 
     def notes():
         for mid in ids:
