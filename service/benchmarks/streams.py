@@ -11,6 +11,7 @@ import os
 import time
 from collections import defaultdict
 
+from ..invitations import accept_for_all
 from . import engine
 from .engine import percentile, progress
 from .http import children, start_server
@@ -81,7 +82,7 @@ def plan(w, streams: int, matches: int) -> tuple[list, list]:
     for _ in range(matches):
         a, b = w.users.create("bench-a"), w.users.create("bench-b")
         options = w.games["dice-race"].options_schema.load({})
-        match = w.matches.create(a["id"], "dice-race", options, players=[a["id"], b["id"]])
+        match = accept_for_all(w.matches, w.matches.create(a["id"], "dice-race", options, players=[a["id"], b["id"]]))
         games.append((match.id, a["token"]))
     specs, viewer = [], None
     for i in range(streams):

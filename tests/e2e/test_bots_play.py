@@ -9,7 +9,7 @@ import time
 import pytest
 
 from domain.engine.timestamps import parse_time
-from tests.e2e.processes import Api, service, spawn, stop
+from tests.e2e.processes import Api, service, spawn, start_invited, stop
 from tests.waiting import wait_for
 
 BOT_MS = 100
@@ -103,8 +103,9 @@ def test_an_absent_player_is_stood_in_for_and_takes_the_seat_back(redis_url, tmp
         _, ann = Api(base).post("/api/users", {"name": "ann"})
         _, bob = Api(base).post("/api/users", {"name": "bob"})
         ann_api, bob_api = Api(base, ann["token"]), Api(base, bob["token"])
-        status, match = ann_api.post("/api/matches", {"game": "uchronia", "players": [ann["id"], bob["id"]],
-                                                      "turn_deadline_hours": 0.001, "replace_after_timeouts": 2})
+        status, match = start_invited(ann_api, {"game": "uchronia", "players": [ann["id"], bob["id"]],
+                                                "turn_deadline_hours": 0.001, "replace_after_timeouts": 2},
+                                      {bob["id"]: bob["token"]})
         assert status == 201
         mid = match["id"]
         chooser = random.Random(5)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import random
 
+from service.invitations import accept_for_all
 from service.rebuild import rebuild_projections
 from tests.conftest import drain_projections
 
@@ -34,7 +35,7 @@ def test_live_ratings_equal_rebuilt_ratings_with_four_players(wiring, client, ma
     finished = []
     for n in range(8):
         seated = people if n % 2 == 0 else chooser.sample(people, 2)
-        match = w.matches.create(seated[0], "dice-race", {"target": 8}, players=seated)
+        match = accept_for_all(w.matches, w.matches.create(seated[0], "dice-race", {"target": 8}, players=seated))
         play_out(w, match.id, chooser)
         finished.append(match.id)
         if n % 3 == 2:  # project now and then, so the live fold is incremental and partly out of order
@@ -67,7 +68,7 @@ def test_standings_pages_show_the_projection(wiring, client, make_user):
     """The leaderboard page lists each rated player linked to their page, which lists the finished match."""
     w = wiring
     people = [make_user(name)[0] for name in ("ann", "bob", "cat", "dan")]
-    match = w.matches.create(people[0], "dice-race", {"target": 5}, players=people)
+    match = accept_for_all(w.matches, w.matches.create(people[0], "dice-race", {"target": 5}, players=people))
     play_out(w, match.id, random.Random(3))
     drain_projections(w)
     page = client.get("/games/dice-race/leaderboard").get_data(as_text=True)
