@@ -10,7 +10,7 @@ import time
 import urllib.parse
 import urllib.request
 
-from tests.e2e.processes import Api, service
+from tests.e2e.processes import Api, service, start_invited
 
 WEBHOOK_SECRET = "whsec-do-not-log-7f3a9c"
 METRICS_TOKEN = "metrics-do-not-log-51d2e8"
@@ -53,7 +53,7 @@ def test_json_log_lines_carry_context_and_no_secret(redis_url, tmp_path):
         secrets += [ann["token"], bob["token"]]
         a, b = Api(base, ann["token"]), Api(base, bob["token"])
         assert a.call("PUT", "/api/users/me/webhook", {"url": "http://127.0.0.1:9/hook?key=abc"})[0] == 200
-        match = a.post("/api/matches", {"game": "uchronia", "players": [ann["id"], bob["id"]]})[1]
+        match = start_invited(a, {"game": "uchronia", "players": [ann["id"], bob["id"]]}, {bob["id"]: bob["token"]})[1]
         for i in range(4):
             actor = a if Api(base).get(f"/api/matches/{match['id']}")[1]["active_players"][0] == ann["id"] else b
             cmd = actor.get(f"/api/matches/{match['id']}/legal")[1]["commands"][0]

@@ -11,6 +11,7 @@ from service.wiring import build
 from tests.conftest import drain_projections
 from tests.integration.test_backup_restore import listed, play, seen
 from tests.integration.test_cluster_play import cluster, cluster_wiring  # noqa: F401 - fixtures
+from tests.invites import start_http
 
 
 def run_cli(argv, env: dict) -> int:
@@ -34,8 +35,8 @@ def test_cluster_backup_restores_into_a_single_redis(cluster_wiring, games, tmp_
     client = create_app(wiring=w).test_client()
     users = [client.post("/api/users", json={"name": n}).get_json() for n in ("ann", "bob")]
     tokens = {u["id"]: {"Authorization": f"Bearer {u['token']}"} for u in users}
-    ids = [client.post("/api/matches", json={"game": "uchronia", "players": list(tokens)},
-                       headers=tokens[users[0]["id"]]).get_json()["id"] for _ in range(4)]
+    ids = [start_http(client, tokens[users[0]["id"]], {"game": "uchronia", "players": list(tokens)},
+                      tokens[users[1]["id"]]) for _ in range(4)]
     for n, mid in enumerate(ids):
         play(client, mid, tokens, 6 + n, seed=n)
     drain_projections(w)

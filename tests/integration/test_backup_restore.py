@@ -14,6 +14,7 @@ from service.config import Settings
 from service.embedded_redis import EmbeddedRedis
 from service.wiring import build
 from tests.conftest import drain_projections
+from tests.invites import start_http
 
 
 def play(client, match_id, tokens, steps, seed):
@@ -67,10 +68,9 @@ def populate(client, make_user):
     make_user("cyd")
     tokens = {ann: ha, bob: hb}
     assert client.put("/api/users/me/webhook", json={"url": "https://example.com/hook"}, headers=ha).status_code == 200
-    long_match = client.post("/api/matches", json={"game": "uchronia", "players": [ann, bob]}, headers=ha).get_json()["id"]
+    long_match = start_http(client, ha, {"game": "uchronia", "players": [ann, bob]}, hb)
     play(client, long_match, tokens, 30, seed=1)
-    race = client.post("/api/matches", json={"game": "dice-race", "players": [ann, bob], "options": {"target": 3}},
-                       headers=hb).get_json()["id"]
+    race = start_http(client, hb, {"game": "dice-race", "players": [ann, bob], "options": {"target": 3}}, ha)
     play(client, race, tokens, 60, seed=2)
     opened = client.post("/api/matches", json={"game": "uchronia", "seats": 3}, headers=hb).get_json()["id"]
     return tokens, [long_match, race, opened]

@@ -9,6 +9,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from service import create_app
 from service.metrics import LIVE_STREAMS, live_stream, record_webhook
 from tests.conftest import drain_projections
+from tests.invites import start_http
 
 
 def scrape(client, headers=None) -> dict:
@@ -27,8 +28,8 @@ def lag(got: dict) -> float:
 def test_counts_lag_webhooks_and_streams(client, wiring, make_user):
     """Outcomes are counted by game; a partition with unapplied changes lags until the projector runs."""
     ann, ha = make_user("ann")
-    bob, _ = make_user("bob")
-    mid = client.post("/api/matches", json={"game": "dice-race", "players": [ann, bob]}, headers=ha).get_json()["id"]
+    bob, hb = make_user("bob")
+    mid = start_http(client, ha, {"game": "dice-race", "players": [ann, bob]}, hb)
     key = ("turnstream_commands_total", frozenset({"game": "dice-race", "outcome": "accepted"}.items()))
     refused = ("turnstream_commands_total", frozenset({"game": "dice-race", "outcome": "409"}.items()))
     before = scrape(client)
