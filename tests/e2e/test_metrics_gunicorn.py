@@ -11,7 +11,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from service.embedded_redis import free_port
 from service.web_server import web_command
-from tests.e2e.processes import ROOT, Api, stop, wait_http
+from tests.e2e.processes import ROOT, Api, start_invited, stop, wait_http
 
 METRICS_TOKEN = "metrics-secret-for-tests"
 
@@ -51,8 +51,8 @@ def test_metrics_add_up_across_gunicorn_workers(redis_url, tmp_path):
         ann = Api(base).post("/api/users", {"name": "ann"})[1]
         bob = Api(base).post("/api/users", {"name": "bob"})[1]
         apis = {ann["id"]: Api(base, ann["token"]), bob["id"]: Api(base, bob["token"])}
-        matches = [apis[ann["id"]].post("/api/matches", {"game": "uchronia", "players": [ann["id"], bob["id"]]})[1]
-                   for _ in range(4)]
+        matches = [start_invited(apis[ann["id"]], {"game": "uchronia", "players": [ann["id"], bob["id"]]},
+                                 {bob["id"]: bob["token"]})[1] for _ in range(4)]
         statuses = []
 
         def play(match):
