@@ -9,7 +9,6 @@ from .history import describe
 
 LOG_LIMIT = 300
 CHAT_LIMIT = 200
-CHAT_POSTED = getattr(pe, "CHAT_POSTED", "chat_posted")
 TAKEBACK, DISPUTE = "takeback", "dispute"
 
 
@@ -52,7 +51,7 @@ def log_entries(match, viewer, names: dict) -> list:
     for i in range(len(envelopes) - 1, -1, -1):
         env = envelopes[i]
         before = envelopes[i - 1] if i else None
-        if env["type"] == CHAT_POSTED:
+        if env["type"] == pe.CHAT_POSTED:
             continue
         if env["type"] == pe.MATCH_FINISHED and before is not None and before["scope"] == pe.GAME \
                 and same_command(before, env):
@@ -73,7 +72,7 @@ def chat_messages(match, names: dict) -> list:
     """The latest chat messages, oldest first: {version, by, name, at, text} (escaped where rendered)."""
     out = []
     for env in match.envelopes[-LOG_LIMIT * 4:]:
-        if env["type"] == CHAT_POSTED:
+        if env["type"] == pe.CHAT_POSTED:
             by = env.get("actor")
             out.append({"version": env["version"], "by": by, "name": names.get(by, by or "someone"),
                         "at": env.get("at"), "text": (env.get("data") or {}).get("text", "")})

@@ -171,3 +171,19 @@ def test_moves_since_the_last_visit_are_new_the_title_says_your_move_and_focus_s
     wait_for(lambda: page.evaluate("() => !!document.activeElement.closest('#actions-card')"), 5,
              "the focus back in the actions after the update", interval=0.1)
     assert page.locator("#message[aria-live]").count() == 1
+
+
+def test_chat_arrives_live_escaped_and_the_writer_keeps_the_focus(site, ann_page):
+    page = ann_page
+    match_id = site["matches"]["ti4-exploration"]
+    open_match(page, site["base"], match_id)
+    status, _ = Api(site["base"], site["bob"]["token"]).post(f"/api/matches/{match_id}/chat",
+                                                             {"text": "<i>hello</i> Ann"})
+    assert status == 201
+    page.wait_for_selector("#section-chat li:has-text('hello')")
+    assert page.locator("#section-chat i").count() == 0, "chat text is escaped"
+    page.fill("#chat-text", "hi Bob, good game")
+    page.click("#chat-form button[type=submit]")
+    page.wait_for_selector("#section-chat li.mine:has-text('hi Bob, good game')")
+    assert page.evaluate("() => document.activeElement.id") == "chat-text"
+    check(page, "chat")
