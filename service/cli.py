@@ -103,7 +103,11 @@ def build_parser() -> argparse.ArgumentParser:
     up.set_defaults(func=cmd_up)
 
     web = sub.add_parser("web", help="run the web server alone: gunicorn with gevent workers, configured by "
-                                     "service/gunicorn_conf.py exactly as the Procfile and `up` run it")
+                                     "service/gunicorn_conf.py exactly as the Procfile and `up` run it",
+                         description="Run the production web server: gunicorn with gevent workers (one greenlet "
+                                     "per connection, so open live-update streams cost no thread), configured "
+                                     "by service/gunicorn_conf.py, the file the Procfile and `turnstream up` use. "
+                                     "There is no separate development server.")
     web.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     web.add_argument("--host", default="127.0.0.1", help="host (default 127.0.0.1)")
     web.add_argument("--workers", type=int, default=None, help="web processes (default: WEB_CONCURRENCY or 2)")
