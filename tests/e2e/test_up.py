@@ -19,7 +19,11 @@ def start_up(data_dir, port, log_path):
     log = open(log_path, "ab")
     proc = subprocess.Popen([sys.executable, "-m", "service.cli", "up", "--port", str(port), "--data", str(data_dir)],
                             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    wait_http(f"http://127.0.0.1:{port}/healthz", timeout=60)
+    try:
+        wait_http(f"http://127.0.0.1:{port}/healthz", timeout=60)
+    except RuntimeError:
+        interrupt(proc)  # never leave a half-started `up` (and its children) behind
+        raise
     return proc
 
 
