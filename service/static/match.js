@@ -153,11 +153,6 @@
       var text = form.text.value;
       if (!text.trim()) { return; }
       act("chat", {text: text}, "").then(function () { form.text.value = ""; form.text.focus(); });
-    } else if (form.id === "custom-command") {
-      ev.preventDefault();
-      var payload;
-      try { payload = JSON.parse(form.payload.value || "{}"); } catch (e) { say("The payload is not valid JSON.", "error"); return; }
-      act("command", {type: form.type.value, payload: payload, command_id: commandId()}, "Command accepted.");
     }
   });
 
