@@ -14,6 +14,7 @@
   var messageEl = document.getElementById("message");
   var indicator = document.getElementById("live-indicator");
   var replaying = false;
+  var wanted = null;  // the version the viewer asked to see; null while following live
   var liveBoard = null;
   var refreshTimer = null;
   var refreshing = false;
@@ -31,7 +32,7 @@
     versionEl.dataset.matchVersion = String(v);
     versionEl.textContent = String(v);
     slider.max = String(Math.max(v, 1));
-    if (!replaying) { slider.value = String(v); sliderOut.textContent = "v" + v; }
+    if (!replaying && wanted === null) { slider.value = String(v); sliderOut.textContent = "v" + v; }
     var disputeVersion = document.querySelector("#dispute-form input[name=version]");
     if (disputeVersion) {
       if (disputeVersion.value === disputeVersion.max) { disputeVersion.value = String(v); }
@@ -170,12 +171,14 @@
 
   function seek(v) {
     if (!v) { return; }
+    wanted = v;
     slider.value = String(v);
     sliderOut.textContent = "v" + v;
     loadReplay(v);
   }
 
   function showLive() {
+    wanted = null;
     setReplaying(false);
     badge.hidden = true;
     liveBtn.hidden = true;
@@ -188,6 +191,7 @@
   var replayTimer = null;
   slider.addEventListener("input", function () {
     var v = parseInt(slider.value, 10);
+    wanted = v;
     sliderOut.textContent = "v" + v;
     clearTimeout(replayTimer);
     replayTimer = setTimeout(function () { loadReplay(v); }, 120);
@@ -200,7 +204,7 @@
       .then(function (r) { return r.json().then(function (data) { return {ok: r.ok, data: data}; }); })
       .then(function (res) {
         if (!res.ok) { say(errorText(res.data), "error"); return; }
-        if (parseInt(slider.value, 10) !== v) { return; }
+        if (wanted !== v) { return; }  // the viewer has since asked for another version, or for live
         setReplaying(true);
         badge.hidden = false;
         badge.textContent = "replay v" + res.data.version;
