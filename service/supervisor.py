@@ -102,6 +102,8 @@ class Supervisor:
     def run(self) -> int:
         """Start everything and supervise until SIGINT/SIGTERM; then stop children, then Redis."""
         signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+        # Ctrl-C stops `up` even when it was started from a shell that ignores SIGINT for background jobs
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         for child in self.children:
             self.start(child)
         try:
