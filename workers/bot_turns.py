@@ -3,6 +3,8 @@
 The job reads the match, builds the seat's information set (its view and legal commands) and sends
 the bot's command through MatchService.submit with the version it decided on and a command id made
 of match id and version, so a stale job is refused (409) and a repeated one answers as the first.
+Every scheduled turn is also noted in a pending set until its job ends, so the reconciler can schedule
+again a turn whose job died with its worker or vanished from its queue (else the match would stall).
 """
 from __future__ import annotations
 
@@ -19,6 +21,10 @@ from .queues import BOTS, job_id, project_now, queue
 log = logging.getLogger("turnstream.bots")
 JOB = "workers.bot_turns.play_bot_turn"
 CHAINED = 20  # commands one job sends while its seat stays to move (an order and its steps, a whole move)
+PENDING_KEY = "ts:bots:pending"  # in the queue Redis: "match|seat|version" -> when its turn was scheduled
+RECOVERIES_KEY = "ts:bots:recovered"  # how often a pending turn was scheduled again
+STALL_SECONDS = 10.0  # beyond the thinking budget: a pending turn older than this is looked at
+MAX_RECOVERIES = 3  # a turn whose job keeps failing is given up (logged), not retried forever
 
 
 def bot_turn_job_id(match_id: str, player: str, version: int) -> str:
@@ -47,13 +53,74 @@ def schedule(changes: list, matches: dict) -> list:
         match = matches[row["id"]]
         for player, _level, _stand_in in bots_to_move(match):
             jid = bot_turn_job_id(match.id, player, match.version)
+            bots = queue(BOTS)
             try:
-                queue(BOTS).enqueue(JOB, match.id, player, match.version, job_id=jid, unique=True,
-                                    retry=Retry(max=2, interval=[1, 2]), result_ttl=600, failure_ttl=24 * 3600)
+                bots.enqueue(JOB, match.id, player, match.version, job_id=jid, unique=True,
+                             retry=Retry(max=2, interval=[1, 2]), result_ttl=600, failure_ttl=24 * 3600)
             except DuplicateJobError:
                 continue
+            finally:
+                bots.connection.zadd(PENDING_KEY, {pending_member(match.id, player, match.version): time.time()},
+                                     nx=True)
             enqueued.append(jid)
     return enqueued
+
+
+def pending_member(match_id: str, player: str, version: int) -> str:
+    """The pending-set member of one bot turn."""
+    return f"{match_id}|{player}|{version}"
+
+
+def _job_can_still_run(job, queue_conn) -> bool:
+    """True while a bot turn's job is waiting, retrying later, or running on a live worker."""
+    from rq.job import JobStatus
+
+    from .jobs import _lost
+    from .queues import alive_key
+
+    status = job.get_status(refresh=False)
+    if status == JobStatus.QUEUED:
+        return not _lost(job, queue_conn)
+    if status == JobStatus.STARTED:
+        return bool(job.worker_name) and bool(queue_conn.exists(alive_key(job.worker_name)))
+    return status in (JobStatus.SCHEDULED, JobStatus.DEFERRED)
+
+
+def recover_stalled(w, queue_conn, now: float | None = None) -> list:
+    """Schedule again every pending bot turn whose job can no longer run (its worker died, it was lost
+    from its queue, it failed) while the bot must still act at that version; forget turns that are gone.
+    Return the members scheduled again."""
+    from rq.exceptions import NoSuchJobError
+    from rq.job import Job
+
+    now = time.time() if now is None else now
+    cutoff = now - (w.settings.bot_ms / 1000.0 + STALL_SECONDS)
+    recovered = []
+    for member in queue_conn.zrangebyscore(PENDING_KEY, "-inf", cutoff, start=0, num=200):
+        member = member.decode() if isinstance(member, bytes) else member
+        match_id, player, version = member.rsplit("|", 2)
+        version = int(version)
+        try:
+            job = Job.fetch(bot_turn_job_id(match_id, player, version), connection=queue_conn)
+        except NoSuchJobError:
+            job = None
+        if job is not None and _job_can_still_run(job, queue_conn):
+            continue
+        still_to_move = w.matches.read(match_id, lambda m: m.version == version
+                                       and player in [seat for seat, _l, _s in bots_to_move(m)])
+        queue_conn.zrem(PENDING_KEY, member)
+        if job is not None:
+            job.delete()
+        if not still_to_move:
+            queue_conn.hdel(RECOVERIES_KEY, member)
+            continue
+        if queue_conn.hincrby(RECOVERIES_KEY, member, 1) > MAX_RECOVERIES:
+            log.error("bot turn %s failed %d times; giving it up", member, MAX_RECOVERIES)
+            continue
+        log.warning("bot turn %s: its job can no longer run; scheduling it again", member)
+        w.matches.read(match_id, lambda m: schedule([(None, {"id": m.id})], {m.id: m}))
+        recovered.append(member)
+    return recovered
 
 
 def decide_turn(w, match_id: str, player: str, version: int):
@@ -87,7 +154,7 @@ def play_bot_turn(match_id: str, player: str, version: int) -> str:
     from service.errors import ApiError
 
     w = wiring()
-    sent = 0
+    sent, member = 0, pending_member(match_id, player, version)
     try:
         while sent < CHAINED:
             decided = decide_turn(w, match_id, player, version)
@@ -107,4 +174,5 @@ def play_bot_turn(match_id: str, player: str, version: int) -> str:
     finally:
         if sent:
             project_now(w)
+        queue(BOTS).connection.zrem(PENDING_KEY, member)
     return f"played {sent}" if sent else "moved_on"

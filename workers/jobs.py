@@ -5,9 +5,10 @@ import logging
 
 from projections.writer import ProjectionWriter
 
+from .bot_turns import recover_stalled
 from .context import wiring
 from .followups import after_projection
-from .queues import PROJECTIONS, alive_key, project_job_id
+from .queues import PROJECTIONS, alive_key, project_job_id, queue
 
 log = logging.getLogger("turnstream.worker")
 BATCH = 500
@@ -100,17 +101,17 @@ def release_abandoned(queue_conn, partitions: list) -> list:
 
 
 def reconcile() -> list:
-    """Enqueue a projection job for every lagging partition (a lost enqueue, a dead worker)."""
+    """Enqueue a projection job for every lagging partition (a lost enqueue, a dead worker), and schedule
+    again the bot turns whose job can no longer run; return the lagging partitions."""
     from rq import Queue
-
-    from service.connections import make_queue_redis
 
     w = wiring()
     lagging = lagging_partitions(w)
     for p in lagging:
         w.trigger.notify(p)
+    conn = queue(PROJECTIONS).connection
     if lagging:
-        conn = make_queue_redis(w.settings)
         release_abandoned(conn, lagging)
         w.trigger.flush(Queue(PROJECTIONS, connection=conn))
+    recover_stalled(w, conn)
     return lagging
