@@ -174,5 +174,5 @@ def play_bot_turn(match_id: str, player: str, version: int) -> str:
     finally:
         if sent:
             project_now(w)
-        queue(BOTS).connection.zrem(PENDING_KEY, member)
+    queue(BOTS).connection.zrem(PENDING_KEY, member)  # not on an exception: RQ retries, then the reconciler
     return f"played {sent}" if sent else "moved_on"
