@@ -19,12 +19,15 @@ def _mark_alive(conn, name: str, every: float) -> None:
     conn.set(alive_key(name), "1", px=int(max(3 * every, 3.0) * 1000))
 
 
-def _reconcile_forever(stop: threading.Event, every: float, conn=None, name: str = "") -> None:
+def _reconcile_forever(stop: threading.Event, every: float, conn=None, name: str = "",
+                       reconciles: bool = True) -> None:
     from .jobs import reconcile
     while not stop.wait(every):
         try:
             if conn is not None:
                 _mark_alive(conn, name, every)
+            if not reconciles:  # a worker without projections only says it is alive (its jobs are not orphans)
+                continue
             lagging = reconcile()
             if lagging:
                 log.info("reconciler: re-enqueued partitions %s", lagging)
@@ -87,15 +90,16 @@ def run_worker(settings, burst: bool = False, name: str | None = None, queues=MA
     stop = threading.Event()
     name = name or f"turnstream-{uuid.uuid4().hex[:12]}"
     reconciles = PROJECTIONS in queues and not burst
-    if reconciles:
-        threading.Thread(target=_reconcile_forever, args=(stop, settings.reconcile_seconds, conn, name),
-                         name="reconciler", daemon=True).start()
+    if not burst:
+        threading.Thread(target=_reconcile_forever, args=(stop, settings.reconcile_seconds, conn, name, reconciles),
+                         name="reconciler" if reconciles else "alive", daemon=True).start()
     worker = None
     try:
         while True:
             try:
-                if reconciles:
+                if not burst:
                     _mark_alive(conn, name, settings.reconcile_seconds)
+                if reconciles:
                     reconcile()
                 worker = SimpleWorker(rq_queues, connection=conn, name=name)
                 worker.work(burst=burst, with_scheduler=True, logging_level="WARNING")
@@ -112,6 +116,6 @@ def run_worker(settings, burst: bool = False, name: str | None = None, queues=MA
                 say("turnstream worker: Redis is back; serving again")
     finally:
         stop.set()
-        if reconciles:
+        if not burst:
             with contextlib.suppress(RedisError):
                 conn.delete(alive_key(name))
