@@ -161,3 +161,54 @@ def test_an_absent_player_is_stood_in_for_and_takes_the_seat_back(redis_url, tmp
         finally:
             stop.set()
             player.join(5)
+
+
+def test_a_worker_killed_during_a_bots_move_delays_it_and_never_stalls_the_match(redis_url, tmp_path):
+    """kill -9 the only worker serving bot turns while the MCTS bot thinks (5 s); a new worker plays the turn."""
+    import os
+    import signal
+
+    import redis
+    from rq.job import Job, JobStatus
+
+    from workers.bot_turns import bot_turn_job_id
+    conn = redis.Redis.from_url(redis_url)
+    conn.flushdb()
+    slow = {"TURNSTREAM_BOT_MS": "5000"}
+    with service(redis_url, tmp_path, worker=False, extra_env=slow) as base:
+        # projections and deadlines (and the reconciler) in one worker; bot turns only in one we can kill
+        main = spawn(["worker", "--queues", "projections,default"], redis_url, tmp_path / "worker.log", slow)
+        _, ann = Api(base).post("/api/users", {"name": "ann"})
+        api = Api(base, ann["token"])
+        status, match = api.post("/api/matches", {"game": "uchronia", "players": [ann["id"]], "bots": ["mcts"]})
+        assert status == 201
+        mid = match["id"]
+        bots = spawn(["worker", "--queues", "bots"], redis_url, tmp_path / "bots-1.log", slow)
+        try:
+            while api.get(f"/api/matches/{mid}")[1]["active_players"] == [ann["id"]]:
+                legal = api.get(f"/api/matches/{mid}/legal")[1]
+                assert api.post(f"/api/matches/{mid}/commands", legal["commands"][0])[0] == 201
+            version = api.get(f"/api/matches/{mid}")[1]["version"]
+            jid = bot_turn_job_id(mid, "bot:mcts:1", version)
+
+            def thinking():
+                return conn.exists(Job.key_for(jid)) and Job.fetch(jid, connection=conn).get_status() == JobStatus.STARTED
+
+            wait_for(thinking, 30, "the bots worker to start the MCTS bot's turn", interval=0.05)
+            os.kill(bots.pid, signal.SIGKILL)
+            bots.wait(10)
+            assert api.get(f"/api/matches/{mid}")[1]["version"] == version, "the killed search sent nothing"
+        finally:
+            stop(bots)
+        again = spawn(["worker", "--queues", "bots"], redis_url, tmp_path / "bots-2.log", slow)
+        try:
+            def bot_moved():
+                summary = api.get(f"/api/matches/{mid}")[1]
+                return summary if summary["version"] > version else None
+
+            wait_for(bot_moved, 60, "the bot's turn scheduled again and played by the new worker", interval=0.2)
+            events = api.get(f"/api/matches/{mid}/events?after={version}")[1]["events"]
+            assert events[0]["actor"] == "bot:mcts:1"
+        finally:
+            stop(again)
+            stop(main)
