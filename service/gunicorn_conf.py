@@ -69,8 +69,11 @@ def post_fork(server, worker):
 
 def post_worker_init(worker):
     """Once the worker is told to stop, end its live-update streams so that browsers resume elsewhere at once
-    (instead of holding the graceful shutdown for `graceful_timeout`)."""
+    (instead of holding the graceful shutdown for `graceful_timeout`); answer each sized response in one send."""
     import gevent
+
+    from service.web_response import install
+    install()
 
     def end_streams_on_stop():
         while worker.alive:
