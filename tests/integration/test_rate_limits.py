@@ -1,5 +1,5 @@
 """Rate limits on the real Redis, shared by every web process: accounts and matches per client address,
-commands and chat per user; 429 JSON + Retry-After; one Redis round trip on the command path."""
+commands and chat per user; 429 JSON + Retry-After; commands leased: a round trip per lease, not per command."""
 from __future__ import annotations
 
 import dataclasses
@@ -72,20 +72,40 @@ def test_chat_is_limited_per_user(wiring, games):
     assert c.post(f"/api/matches/{mid}/chat", json={"text": "hi"}, headers=bob).status_code == 201
 
 
-def test_the_command_limiter_costs_one_redis_round_trip(wiring, games, monkeypatch):
-    """A command's rate-limit check is exactly one Redis command (the window counter's EVALSHA)."""
+def test_the_command_limiter_costs_one_redis_round_trip_per_lease(wiring, games, monkeypatch):
+    """A command's rate-limit check is at most one Redis command (the lease's EVALSHA): with 1000 a minute a
+    lease covers 20 commands, so after a first command (scripts loaded, a lease taken) the next 30 cost
+    the limiter one round trip: 19 from the first lease, one to take the next, 10 from it."""
     c = process(wiring, games, rate_limit_per_minute=1000)
     users = [c.post("/api/users", json={"name": n}).get_json() for n in ("ann", "bob")]
     ann, bob = ({"Authorization": f"Bearer {u['token']}"} for u in users)
     mid = start_http(c, ann, {"game": "dice-race", "players": [u["id"] for u in users]}, bob)
     note = {"type": "note", "payload": {"text": "x"}}
     assert c.post(f"/api/matches/{mid}/commands", json=note, headers=ann).status_code == 201  # scripts loaded
-    limiter_client = c.application.extensions["limiter"].copy().pop().storage.storage
+    limit = c.application.extensions["leased_limits"]["commands"]
     sent = []
-    original = limiter_client.execute_command
-    monkeypatch.setattr(limiter_client, "execute_command", lambda *a, **k: sent.append(a[0]) or original(*a, **k))
-    assert c.post(f"/api/matches/{mid}/commands", json=note, headers=ann).status_code == 201
-    assert sent == ["EVALSHA"]
+    original = limit.script.registered_client.execute_command
+    monkeypatch.setattr(limit.script.registered_client, "execute_command",
+                        lambda *a, **k: sent.append(a[:2]) or original(*a, **k))
+    assert [c.post(f"/api/matches/{mid}/commands", json=note, headers=ann).status_code for _ in range(30)] == [201] * 30
+    assert [name for name, sha in sent if sha == limit.script.sha or name == "EVAL"] == ["EVALSHA"]
+
+
+def test_leased_command_budgets_are_shared_and_never_exceeded(wiring, games):
+    """100 commands a minute (leases of 2) spent through two processes in turn: exactly 100 are served,
+    whichever process asks, and every later one is a 429 with Retry-After on both."""
+    one, two = (process(wiring, games, rate_limit_per_minute=100) for _ in range(2))
+    users = [one.post("/api/users", json={"name": n}).get_json() for n in ("ann", "bob")]
+    ann, bob = ({"Authorization": f"Bearer {u['token']}"} for u in users)
+    mid = start_http(one, ann, {"game": "dice-race", "players": [u["id"] for u in users]}, bob)
+    note = {"type": "note", "payload": {"text": "x"}}
+    codes = [(one, two)[i % 3 == 0].post(f"/api/matches/{mid}/commands", json=note, headers=ann).status_code
+             for i in range(110)]
+    assert codes.count(201) >= 99 and codes.count(201) <= 100 and set(codes) == {201, 429}
+    for c in (one, two):
+        refused = c.post(f"/api/matches/{mid}/commands", json=note, headers=ann)
+        err = error_of(refused, 429, "rate_limited")
+        assert 1 <= int(refused.headers["Retry-After"]) <= 60 and err["retry_after"] == int(refused.headers["Retry-After"])
 
 
 def test_trusted_proxies_tell_clients_apart_by_x_forwarded_for(wiring, games):
