@@ -159,6 +159,9 @@ def install(app: Flask, w) -> Limiter:
     uri, options = storage(w.settings, w.redis)
     limiter = Limiter(key_func=client_address, app=app, storage_uri=uri, storage_options=options,
                       strategy="fixed-window", key_prefix=KEY_PREFIX, headers_enabled=False)
+    # no default, application or blueprint limits: flask-limiter's before-request hook would look for
+    # them on every request (a twentieth of a GET's CPU) and find none; the RULES' decorators check theirs
+    app.before_request_funcs[None].remove(limiter._check_request_limit)
     scopes: dict = {}
     leased = app.extensions.setdefault("leased_limits", {})
     for endpoint, setting, scope, key in RULES:
