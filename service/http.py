@@ -22,8 +22,11 @@ def schema_instance(schema_class):
 
 
 def body(schema_class) -> dict:
-    """The request's JSON body loaded through `schema_class`, or a 400."""
-    return load(schema_instance(schema_class), json_object())
+    """The request's JSON body loaded through `schema_class` (its `fast_load` first, when it has one), or a 400."""
+    data = json_object()
+    fast = getattr(schema_class, "fast_load", None)
+    loaded = fast(data) if fast is not None else None
+    return loaded if loaded is not None else load(schema_instance(schema_class), data)
 
 
 def body_one_of(*schema_classes) -> dict:

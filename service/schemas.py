@@ -66,6 +66,30 @@ class SubmitCommand(Schema):
     command_id = fields.Str(validate=validate.Length(min=1, max=128))
     expected_version = fields.Int(validate=VERSION_RANGE, strict=True)
 
+    @staticmethod
+    def fast_load(data: dict) -> dict | None:
+        """What `load` answers for the common shape (type, object payload, optional command id: plain
+        strings within their lengths), built without marshmallow; None for anything else (load decides)."""
+        if not data.keys() <= FAST_COMMAND_KEYS:
+            return None
+        kind, payload, command_id = data.get("type"), data.get("payload", _ABSENT), data.get("command_id", _ABSENT)
+        if type(kind) is not str or not 1 <= len(kind) <= 64:
+            return None
+        if payload is _ABSENT:
+            payload = {}
+        elif type(payload) is not dict or not all(type(k) is str for k in payload):
+            return None
+        loaded = {"type": kind, "payload": dict(payload)}
+        if command_id is not _ABSENT:
+            if type(command_id) is not str or not 1 <= len(command_id) <= 128:
+                return None
+            loaded["command_id"] = command_id
+        return loaded
+
+
+_ABSENT = object()
+FAST_COMMAND_KEYS = {"type", "payload", "command_id"}
+
 
 class OpenDispute(Schema):
     """POST /api/matches/<id>/disputes."""
