@@ -6,11 +6,11 @@ from __future__ import annotations
 import http.cookiejar
 import json
 import re
-import time
 import urllib.parse
 import urllib.request
 
 from tests.e2e.processes import Api, service, start_invited
+from tests.waiting import wait_for
 
 WEBHOOK_SECRET = "whsec-do-not-log-7f3a9c"
 METRICS_TOKEN = "metrics-do-not-log-51d2e8"
@@ -78,7 +78,12 @@ def test_json_log_lines_carry_context_and_no_secret(redis_url, tmp_path):
         secrets.append(rotated)
         urllib.request.urlopen(urllib.request.Request(base + "/metrics",
                                                       headers={"Authorization": f"Bearer {METRICS_TOKEN}"})).read()
-        time.sleep(2)  # the worker projects and tries the webhook
+
+        def job_lines_written():  # the worker projects and the deliveries worker tries the webhook
+            return any('"job_id"' in (tmp_path / n).read_text() for n in ("worker.log", "deliveries.log")
+                       if (tmp_path / n).exists())
+
+        wait_for(job_lines_written, 60, "a worker line naming its RQ job", interval=0.2)
     lines = []
     for name in ("web.log", "worker.log", "deliveries.log"):
         for raw in (tmp_path / name).read_text().splitlines():
