@@ -34,6 +34,29 @@ def enqueue_partition(queue, p: int) -> bool:
         return False  # running: it may have read the log before our append; retry shortly
 
 
+def enqueue_partitions(queue, partitions: list) -> list:
+    """Enqueue project_partition(p) for partitions that have no job hash, all in one pipelined round trip
+    (RQ's own unique-enqueue script per job); return the partitions whose job turned out to exist (the
+    caller treats those one by one, as enqueue_partition does)."""
+    from rq.scripts import get_unique_enqueue_script
+
+    jobs = []
+    for p in partitions:
+        job = queue.create_job(JOB, args=(p,), job_id=project_job_id(p), result_ttl=0, failure_ttl=60, ttl=3600)
+        queue._prepare_for_queue(job)  # origin, enqueued_at, timeout and status, as Queue.enqueue sets them
+        jobs.append(job)
+    script = get_unique_enqueue_script(queue.connection)
+    pipe = queue.connection.pipeline(transaction=False)
+    pipe.sadd(queue.redis_queues_keys, queue.key)
+    for job in jobs:
+        fields = [item for key, value in job.to_dict().items() if value is not None
+                  for item in (key, value if isinstance(value, (bytes, str)) else str(value))]
+        script(keys=[job.key, queue.key], args=[job.id, "R", job.ttl if job.ttl is not None else -1] + fields,
+               client=pipe)
+    saved = pipe.execute()[1:]
+    return [p for p, ok in zip(partitions, saved) if not ok]
+
+
 QUEUED = {b"queued", b"deferred", b"scheduled"}  # such a job has not read the log yet: it will read ours
 STARTED = b"started"
 
@@ -50,8 +73,9 @@ def job_statuses(conn, partitions: list) -> list:
 class ProjectionTrigger:
     """Collects partitions with new events and enqueues their projection jobs from a background thread,
     at most once per partition per `interval_seconds`: a burst of commands costs one flush per interval,
-    and a flush costs one pipelined status read plus an RQ enqueue only for partitions whose job is not
-    already waiting in the queue."""
+    and a flush costs one pipelined status read plus one pipelined enqueue of the partitions that have no
+    job (a job left finished or failed is replaced one by one). Two round trips, whatever the number of
+    partitions: under gevent each round trip waits for every busy request greenlet's turn."""
 
     def __init__(self, queue_redis_factory, interval_seconds: float = 0.01):
         self._factory = queue_redis_factory
@@ -94,11 +118,14 @@ class ProjectionTrigger:
         retry = []
         try:
             statuses = job_statuses(queue.connection, remaining) if remaining else []
+            fresh = [p for p, status in zip(remaining, statuses) if status is None]  # no job: one pipeline
+            existing = set(enqueue_partitions(queue, fresh)) if fresh else set()
+            self.enqueued += len(fresh) - len(existing)
             while remaining:
                 p, status = remaining[0], statuses[len(statuses) - len(remaining)]
                 if status == STARTED:
                     retry.append(p)  # it may have read the log before our append
-                elif status not in QUEUED:
+                elif (status is not None or p in existing) and status not in QUEUED:
                     if enqueue_partition(queue, p):
                         self.enqueued += 1
                     else:

@@ -21,13 +21,19 @@ def test_a_burst_costs_at_most_one_enqueue_per_partition_per_interval(settings, 
     conn = make_queue_redis(settings)
     queue = Queue(PROJECTIONS, connection=conn)
     enqueues: list = []
-    real_enqueue = trigger_mod.enqueue_partition
+    real_enqueue, real_batch = trigger_mod.enqueue_partition, trigger_mod.enqueue_partitions
 
     def recording(q, p):
         enqueues.append((p, time.monotonic()))
         return real_enqueue(q, p)
 
+    def recording_batch(q, ps):  # a partition whose job existed is retried through enqueue_partition
+        existing = real_batch(q, ps)
+        enqueues.extend((p, time.monotonic()) for p in ps if p not in existing)
+        return existing
+
     monkeypatch.setattr(trigger_mod, "enqueue_partition", recording)
+    monkeypatch.setattr(trigger_mod, "enqueue_partitions", recording_batch)
     trigger = ProjectionTrigger(lambda: conn, interval_seconds=INTERVAL)
     working = threading.Event()
     working.set()
@@ -80,3 +86,26 @@ def test_a_partition_whose_job_waits_costs_no_enqueue(settings, redis_client):
         trigger.notify(7)
         trigger.flush(queue)
     assert trigger.enqueued == 1 and queue.job_ids == [project_job_id(7)]
+
+
+def test_a_flush_enqueues_every_new_partition_in_one_round_trip(settings, redis_client, monkeypatch):
+    """Ten partitions without a job cost a flush two round trips (the status read and one pipeline of
+    enqueues), and each gets a queued job a worker can run."""
+    from rq import Queue
+    from rq.job import Job
+    conn = make_queue_redis(settings)
+    queue = Queue(PROJECTIONS, connection=conn)
+    trigger = ProjectionTrigger(lambda: conn, interval_seconds=INTERVAL)
+    for p in range(10):
+        trigger.notify(p)
+    queue.get_redis_server_version()  # RQ asks once per connection
+    trips = []
+    real_execute = type(conn.pipeline()).execute
+    monkeypatch.setattr(type(conn.pipeline()), "execute", lambda pipe, *a, **k: trips.append(1) or real_execute(pipe, *a, **k))
+    monkeypatch.setattr(conn, "execute_command", lambda *a, **k: trips.append(a[0]))  # any lone command fails
+    trigger.flush(queue)
+    assert trips == [1, 1] and trigger.enqueued == 10
+    monkeypatch.undo()
+    assert sorted(queue.job_ids) == sorted(project_job_id(p) for p in range(10))
+    job = Job.fetch(project_job_id(3), connection=conn)
+    assert job.func_name.endswith("project_partition") and job.args == (3,) and job.get_status() == "queued"
