@@ -15,7 +15,9 @@ BATCH = 500
 
 
 def project_partition(p: int) -> int:
-    """Apply partition p's change log from its checkpoint to every read model; return rows written."""
+    """Apply partition p's change log from its checkpoint to every read model; return rows written. It stops
+    at the end of a short read: the trigger enqueues again a partition whose job was running when a command
+    landed (and the reconciler finds any partition left behind), so no third round trip asks for more."""
     w = wiring()
     keys = w.store.keys
     writer = ProjectionWriter(w.redis, keys)
@@ -33,6 +35,8 @@ def project_partition(p: int) -> int:
         w.matches.snapshots.write_due(matches)
         written += len(changes)
         log.debug("partition %d: %d log entries, %d matches", p, len(entries), len(matches))
+        if len(entries) < BATCH:  # the log's end: an entry appended since has a job of its own on the way
+            return written
 
 
 def lagging_partitions(w) -> list:
