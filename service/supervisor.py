@@ -120,21 +120,29 @@ class Supervisor:
         return 0
 
     def stop(self, timeout: float = 10.0) -> None:
-        """SIGTERM every child, wait (then kill), and stop the embedded Redis last."""
-        for child in self.children:
-            if child.alive():
-                child.proc.send_signal(signal.SIGTERM)
-        for child in self.children:
-            if child.proc is None:
-                continue
-            try:
-                child.proc.wait(timeout)
-            except subprocess.TimeoutExpired:
-                child.proc.kill()
-                child.proc.wait()
-            kill_group(child.proc.pid)
-        if self.redis is not None:
-            self.redis.stop()
+        """SIGTERM every child, wait (then kill), and stop the embedded Redis last. A second Ctrl-C or
+        SIGTERM meanwhile (a process manager signalling the whole group) hurries it: the children still
+        waited for are killed at once, and Redis is stopped all the same."""
+        hurry = []
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, lambda *_: hurry.append(True))
+        try:
+            for child in self.children:
+                if child.alive():
+                    child.proc.send_signal(signal.SIGTERM)
+            for child in self.children:
+                if child.proc is None:
+                    continue
+                deadline = time.monotonic() + timeout
+                while child.proc.poll() is None and not hurry and time.monotonic() < deadline:
+                    time.sleep(0.05)
+                if child.proc.poll() is None:
+                    child.proc.kill()
+                    child.proc.wait()
+                kill_group(child.proc.pid)
+        finally:
+            if self.redis is not None:
+                self.redis.stop()
         print("stopped.", flush=True)
 
 
