@@ -102,3 +102,26 @@ def test_up_restarts_crashed_processes_and_redis(tmp_path):
         code = interrupt(proc)
     assert code == 0
     assert "stopped." in log.read_text()
+
+
+@pytest.mark.slow
+def test_a_second_sigterm_while_stopping_still_stops_every_child_and_redis(tmp_path):
+    """A process manager (or `timeout`) signalling twice hurries the stop; nothing is left running."""
+    data, log = tmp_path / "var", tmp_path / "up.log"
+    proc = start_up(data, free_port(), log)
+    port = int(re.search(r"redis: embedded at redis://127\.0\.0\.1:(\d+)/", log.read_text()).group(1))
+    server = redis_pid(port)
+    children = [pid_of(log, name) for name in ("web", "worker")]
+    proc.send_signal(signal.SIGTERM)
+    time.sleep(0.1)
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(30) == 0
+
+    def gone(pid: int) -> bool:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        return Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z"
+
+    assert all(gone(pid) for pid in children + [server]), "a child or the embedded Redis outlived `up`"
