@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import copy
+import json
 
 from domain.engine import RuleViolation, event
 
@@ -94,7 +95,7 @@ class Sim:
     """A scratch copy of the state that records the events applied to it (decide never mutates)."""
 
     def __init__(self, state: dict, evolve):
-        self.state = copy.deepcopy(state)
+        self.state = json.loads(json.dumps(state))  # the state is plain JSON: far faster than deepcopy
         self.events: list[dict] = []
         self._evolve = evolve
 

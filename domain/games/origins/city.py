@@ -1,6 +1,8 @@
 """City grid geometry: cells, orthogonal adjacency, district blocks, tile kinds and placement cells."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .data import BUILDINGS, CELLS, COLUMNS, DISTRICTS, ROWS
 
 
@@ -21,14 +23,16 @@ def name(r: int, c: int) -> str | None:
     return None
 
 
-def neighbours(cell: str) -> list[str]:
-    """The cells sharing a side with `cell` (placement.adjacency: corners do not count)."""
+@lru_cache(maxsize=None)
+def neighbours(cell: str) -> tuple[str, ...]:
+    """The cells sharing a side with `cell` (placement.adjacency: corners do not count); cached, as
+    legal-command listing asks it for every cell many times (bots simulate thousands of commands)."""
     rc = parse(cell)
     if rc is None:
-        return []
+        return ()
     r, c = rc
     found = [name(r - 1, c), name(r + 1, c), name(r, c - 1), name(r, c + 1)]
-    return [n for n in found if n is not None]
+    return tuple(n for n in found if n is not None)
 
 
 def is_adjacent(a: str, b: str) -> bool:

@@ -1,7 +1,7 @@
 """Visits: sending a worker to a site, doing its main action and bonus, and ending the visit."""
 from __future__ import annotations
 
-import copy
+import json
 
 from domain.engine import RuleViolation, event
 
@@ -83,7 +83,7 @@ def visit_event(state: dict, pid: str, payload: dict) -> dict:
                dial_to=next_dial(dial),
                die_value_to=min(DICE["max_value"], value + 1) if kind == "citizen" else None,
                bonus_available=kind != "archon" and colour == state["sites"][site]["colour"])
-    preview = copy.deepcopy(player)
+    preview = json.loads(json.dumps(player))  # a JSON copy: several times faster than deepcopy
     record = visit_record(preview, ev["data"])
     apply_visit_to_player(preview, ev["data"])
     if not main_commands(state, preview, record):

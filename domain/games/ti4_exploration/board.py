@@ -1,6 +1,8 @@
 """Read-only queries on the game state: map adjacency, planet values, ownership, scoring."""
 from __future__ import annotations
 
+import json
+
 from .data import CONST, HOME_SYSTEMS, PLANETS, RELICS, SYSTEMS, card_type, is_card
 
 CROWN = "the-crown-of-emphidia"
@@ -13,12 +15,8 @@ SARWEEN = "sarween-tools"
 
 
 def clone(value):
-    """A fast deep copy of a plain JSON value."""
-    if isinstance(value, dict):
-        return {k: clone(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [clone(v) for v in value]
-    return value
+    """A fast deep copy of a plain JSON value (a JSON round trip: faster than a recursive copy)."""
+    return json.loads(json.dumps(value))
 
 
 def seat_order_from(state: dict, first: str) -> list:
