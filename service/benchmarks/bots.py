@@ -69,10 +69,13 @@ def _job(task):
     return game_id, strong, weak, score, out["sent"][strong_seat], out["thinking"][strong_seat]
 
 
-def run(games: list, matches: int, iterations: int, workers: int, seed: int) -> list:
-    """Every pairing in every game, `matches` matches each (seats alternate); one row per pairing."""
-    tasks = [(g, strong, weak, i, seed + 1000 * i + 7 * n, iterations)
-             for n, g in enumerate(games) for strong, weak in PAIRINGS for i in range(matches)]
+def run(games: list, matches: int, iterations: int, workers: int, seed: int, pairings=PAIRINGS) -> list:
+    """Every pairing in every game, `matches` matches each (seats alternate); one row per pairing. A
+    match's seed depends on its game's place among all games, so running fewer games plays the same."""
+    from domain.games import GAME_PACKAGES
+    order = list(GAME_PACKAGES)
+    tasks = [(g, strong, weak, i, seed + 1000 * i + 7 * order.index(g), iterations)
+             for g in games for strong, weak in pairings for i in range(matches)]
     rows: dict = {}
     done = 0
     started = time.time()
@@ -113,9 +116,10 @@ def cmd_bench_bots(args) -> int:
     """Run the bot-level benchmark and print its table (or JSON)."""
     from domain.games import GAME_PACKAGES
     games = args.games or list(GAME_PACKAGES)
-    progress(f"{len(games)} games x {len(PAIRINGS)} pairings x {args.bot_matches} matches, "
+    pairings = [tuple(p.split("-", 1)) for p in args.pairings] if args.pairings else list(PAIRINGS)
+    progress(f"{len(games)} games x {len(pairings)} pairings x {args.bot_matches} matches, "
              f"mcts {args.mcts_iterations} iterations, {args.workers} processes")
-    rows = run(games, args.bot_matches, args.mcts_iterations, args.workers, args.seed)
+    rows = run(games, args.bot_matches, args.mcts_iterations, args.workers, args.seed, pairings)
     if args.json:
         print(json.dumps({"bots": rows, "mcts_iterations": args.mcts_iterations}, indent=2))
     else:
@@ -132,3 +136,5 @@ def add_arguments(p) -> None:
     p.add_argument("--workers", type=int, default=2, help="with --bots: processes (2)")
     p.add_argument("--seed", type=int, default=15, help="with --bots: the first match seed (15)")
     p.add_argument("--games", nargs="*", help="with --bots: only these game ids")
+    p.add_argument("--pairings", nargs="*", choices=[f"{s}-{w}" for s, w in PAIRINGS],
+                   help="with --bots: only these pairings (strong-weak, e.g. mcts-greedy)")
