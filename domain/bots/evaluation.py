@@ -7,14 +7,29 @@ from domain.games.merchant_of_venus import data as mov_data
 from domain.games.merchant_of_venus.state import net_worth
 from domain.games.origins.scoring import score_player
 from domain.games.ti4_exploration.board import score as ti4_score
+from domain.games.uchronia.data import design_of as uchronia_design
 from domain.games.uchronia.state import count as uchronia_count
 from domain.games.uchronia.state import vp as uchronia_vp
 
 
+def uchronia_progress(state: dict, p: str) -> float:
+    """What the seat's buildings are worth before they score: a started one, each resource placed, each
+    card in stock that one still needs, and (once completed) the tiebreak and the raised operation limit."""
+    value = 0.5 * len(state["completed"][p])
+    needed: dict = {}
+    for bid, placed in state["under_construction"][p].items():
+        design = uchronia_design(bid)
+        value += 0.3 + 0.7 * placed
+        needed[design["color"]] = needed.get(design["color"], 0) + design["cost"] - placed
+    value += 0.3 * sum(min(n, state["stock"][p].get(color, 0)) for color, n in needed.items())
+    return value
+
+
 def uchronia_score(state: dict, p: str) -> float:
-    """VP, then a little for cards in stock and operations (what buildings and orders are made of)."""
+    """VP, then a little for cards in stock and operations (what buildings and orders are made of), then
+    the progress of the seat's buildings (without it neither bot ever builds and most games end level)."""
     return (uchronia_vp(state, p) + 0.2 * uchronia_count(state["stock"][p])
-            + 0.3 * uchronia_count(state["operations"][p]))
+            + 0.3 * uchronia_count(state["operations"][p]) + uchronia_progress(state, p))
 
 
 def merchant_of_venus_score(state: dict, p: str) -> float:
@@ -35,9 +50,15 @@ def ti4_exploration_score(state: dict, p: str) -> float:
             + 0.1 * me["command_tokens"] - 0.3 * bool(me["passed"]))
 
 
+ORIGINS_RESOURCE = 0.3  # stone, food and wisdom pay for the next visits and buildings
+ORIGINS_WAR = 0.15  # the war track breaks ties, orders the rounds and pays attacks
+
+
 def origins_score(state: dict, p: str) -> float:
-    """The final-scoring total as if the game ended now."""
-    return score_player(state["players"][p])["total"]
+    """The final-scoring total as if the game ended now, then a little for resources and the war track."""
+    me = state["players"][p]
+    return (score_player(me)["total"] + ORIGINS_RESOURCE * sum(me["resources"].values())
+            + ORIGINS_WAR * me["war"])
 
 
 SCORES = {
