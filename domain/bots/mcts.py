@@ -4,11 +4,13 @@ The root's candidates are the greedy bot's best few commands (its ranking seeds 
 virtual visit, so with no time to search the MCTS bot plays as the greedy one). Each iteration draws
 a state consistent with the view, walks the tree choosing, for whoever moves, the command with the
 best UCB among those legal in that determinization (counting availability, as single-observer ISMCTS
-does), adds one node, plays random commands for a bounded depth with the game's own decide/evolve,
-and scores the end with the per-game evaluation.
+does), adds one node, plays an epsilon-greedy playout for a bounded depth with the game's own
+decide/evolve (whoever moves sends the command whose immediate outcome scores best for them on the
+per-game evaluation, or a random one with probability EPSILON), and scores the end with that evaluation.
 """
 from __future__ import annotations
 
+import json
 import math
 
 from . import greedy
@@ -20,6 +22,7 @@ EXPLORATION = 0.7
 ROLLOUT_DEPTH = 6
 CANDIDATES = 4  # the greedy ranking's best commands the root searches among
 DEFAULT_ITERATIONS = 200  # without a stop condition (tests, benchmarks pass their own)
+EPSILON = 0.2  # how often a playout sends a random command instead of the one-ply best
 
 
 class Node:
@@ -75,13 +78,31 @@ def _iterate(info: InformationSet, root: Node, rng: SimRng, depth: int) -> None:
         legal = game.legal_commands(state, actor) if actor else []
         if not legal:
             break
-        state = step(game, state, actor, rng.choice(legal), rng)
+        if len(legal) > 1 and rng.random() >= EPSILON:
+            command = playout_choice(game, state, actor, canonical(legal), rng)
+        else:
+            command = rng.choice(legal)
+        state = step(game, state, actor, command, rng)
     rewards = {}
     for n in path:
         if n.actor not in rewards:
             rewards[n.actor] = reward(game, state, n.actor) if state is not None else 0.5
         n.visits += 1
         n.total += rewards[n.actor]
+
+
+def playout_choice(game, state: dict, actor: str, legal: list, rng: SimRng) -> dict:
+    """The command whose immediate outcome (same simulated dice for each) scores best for `actor`."""
+    frozen = json.dumps(state)
+    dice = rng.randint(0, 2 ** 31)
+    best, best_value = legal[0], None
+    for command in legal:
+        after = step(game, json.loads(frozen), actor, command, SimRng(dice))
+        if after is not None:
+            value = greedy.outcome_value(game, after, actor)
+            if best_value is None or value > best_value:
+                best, best_value = command, value
+    return best
 
 
 def scale(info: InformationSet) -> float:

@@ -8,7 +8,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 PAIRINGS = (("greedy", "random"), ("mcts", "greedy"))
-BENCH_MCTS_ITERATIONS = 60
+BENCH_MCTS_ITERATIONS = 30
 MAX_COMMANDS = 5000
 
 
