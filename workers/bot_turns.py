@@ -75,15 +75,10 @@ def _job_can_still_run(job, queue_conn) -> bool:
     """True while a bot turn's job is waiting, retrying later, or running on a live worker."""
     from rq.job import JobStatus
 
-    from .jobs import _lost
-    from .queues import alive_key
+    from .jobs import orphan_reason
 
-    status = job.get_status(refresh=False)
-    if status == JobStatus.QUEUED:
-        return not _lost(job, queue_conn)
-    if status == JobStatus.STARTED:
-        return bool(job.worker_name) and bool(queue_conn.exists(alive_key(job.worker_name)))
-    return status in (JobStatus.SCHEDULED, JobStatus.DEFERRED)
+    waiting = (JobStatus.QUEUED, JobStatus.STARTED, JobStatus.SCHEDULED, JobStatus.DEFERRED)
+    return job.get_status(refresh=False) in waiting and orphan_reason(job, queue_conn) is None
 
 
 def recover_stalled(w, queue_conn, now: float | None = None) -> list:

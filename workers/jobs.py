@@ -58,6 +58,19 @@ def lagging_partitions(w) -> list:
 LOST_AFTER_SECONDS = 5.0  # a "queued" job in no queue list for this long was popped by a dead worker
 
 
+def orphan_reason(job, queue_conn) -> str | None:
+    """Why a job can never run to its end (started by a worker process that is gone, or queued but lost
+    from its queue), or None when it may still."""
+    from rq.job import JobStatus
+
+    status = job.get_status(refresh=False)
+    if status == JobStatus.STARTED and not (job.worker_name and queue_conn.exists(alive_key(job.worker_name))):
+        return f"its job's worker {job.worker_name} is gone"
+    if status == JobStatus.QUEUED and _lost(job, queue_conn):
+        return "its queued job was lost from the queue"
+    return None
+
+
 def _lost(job, queue_conn) -> bool:
     """True for a job marked queued that sits in no queue list for a while: a worker that died right
     after popping it (or whose dead connection a forked child kept open) took it with it."""
@@ -81,7 +94,7 @@ def release_abandoned(queue_conn, partitions: list) -> list:
     process that is gone (killed mid-job), or queued but lost from their queue; so they can be enqueued
     again. Return the partitions released."""
     from rq.exceptions import NoSuchJobError
-    from rq.job import Job, JobStatus
+    from rq.job import Job
 
     released = []
     for p in partitions:
@@ -89,14 +102,8 @@ def release_abandoned(queue_conn, partitions: list) -> list:
             job = Job.fetch(project_job_id(p), connection=queue_conn)
         except NoSuchJobError:
             continue
-        status = job.get_status(refresh=False)
-        if status == JobStatus.STARTED:
-            if job.worker_name and queue_conn.exists(alive_key(job.worker_name)):
-                continue
-            reason = f"its job's worker {job.worker_name} is gone"
-        elif status == JobStatus.QUEUED and _lost(job, queue_conn):
-            reason = "its queued job was lost from the queue"
-        else:
+        reason = orphan_reason(job, queue_conn)
+        if reason is None:
             continue
         job.delete()
         released.append(p)
