@@ -39,14 +39,20 @@ class ProjectionWriter:
             tx.set(self.keys.summary(row["id"]), json.dumps(row))
         tx.set(self.keys.checkpoint(p), checkpoint)
         tx.execute()
-        for prev, row in rows:
-            self._indexes(prev, row)
+        if rows:
+            pipe = self.r.pipeline(transaction=False)
+            inboxes = [self._indexes(pipe, prev, row) for prev, row in rows]
+            pipe.execute()
+            announce = self.r.pipeline(transaction=False)  # after the writes above: a stream woken reads them
+            for (_prev, row), changed in zip(rows, inboxes):
+                self._announce(announce, row, changed)
+            announce.execute()
         return rows
 
-    def _indexes(self, prev: dict | None, row: dict) -> None:
-        """Global indexes: by status, by player, and the inboxes (idempotent writes)."""
+    def _indexes(self, pipe, prev: dict | None, row: dict) -> set:
+        """Queue the global index writes of one row on `pipe`: by status, by player, and the inboxes
+        (idempotent); return the players whose inbox changed."""
         score = epoch(row["updated_at"]) if row["updated_at"] else 0.0
-        pipe = self.r.pipeline(transaction=False)
         for status in STATUSES:
             if status == row["status"]:
                 pipe.zadd(self.keys.status_index(status), {row["id"]: score})
@@ -59,13 +65,12 @@ class ProjectionWriter:
             pipe.zadd(self.keys.inbox(player), {row["id"]: epoch(since)})
         for player in removes:
             pipe.zrem(self.keys.inbox(player), row["id"])
-        pipe.execute()
-        self._announce(row, set(adds) | set(removes))
+        return set(adds) | set(removes)
 
-    def _announce(self, row: dict, inbox_changed: set) -> None:
-        """Tell the live streams (after the writes above) that this row, and these players' inboxes, changed."""
+    def _announce(self, pipe, row: dict, inbox_changed: set) -> None:
+        """Queue on `pipe` the news for the live streams that this row, and these players' inboxes, changed."""
         p = self.keys.partition(row["id"])
-        self.r.xadd(self.keys.changes(p), {"m": row["id"], "v": row["version"], "status": row["status"],
+        pipe.xadd(self.keys.changes(p), {"m": row["id"], "v": row["version"], "status": row["status"],
                                           "players": ",".join(row["players"]),
                                           "inbox": ",".join(sorted(inbox_changed))},
                     maxlen=CHANGES_MAXLEN, approximate=True)

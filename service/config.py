@@ -17,6 +17,7 @@ class Settings:
     cache_size: int = 2000
     snapshot_every: int = 200
     reconcile_seconds: float = 2.0
+    follow_logs: bool = True
     rate_limit_per_minute: int = 600
     account_rate_limit: str = "30/hour"
     match_rate_limit: str = "10/minute;120/hour"
@@ -72,6 +73,7 @@ def from_env(env=None) -> Settings:
         cache_size=int(get("TURNSTREAM_CACHE_SIZE") or 2000),
         snapshot_every=int(get("TURNSTREAM_SNAPSHOT_EVERY") or 200),
         reconcile_seconds=float(get("TURNSTREAM_RECONCILE_SECONDS") or 2.0),
+        follow_logs=get("TURNSTREAM_FOLLOW_LOGS", "1").lower() not in ("0", "false", "no"),
         rate_limit_per_minute=int(get("TURNSTREAM_RATE_LIMIT_PER_MINUTE") or 600),
         account_rate_limit=rate_limit(get("TURNSTREAM_ACCOUNT_RATE_LIMIT") or "30/hour"),
         match_rate_limit=rate_limit(get("TURNSTREAM_MATCH_RATE_LIMIT") or "10/minute;120/hour"),

@@ -58,6 +58,10 @@ class Keys:
         """Partition p's projection checkpoint (last log id applied)."""
         return f"ts:{tag(p)}:rm:ckpt"
 
+    def projector(self, p: int) -> str:
+        """Partition p's projection lease: who projects it now (a follower or a job), with a short TTL."""
+        return f"ts:{tag(p)}:rm:projector"
+
     def summary(self, match_id: str) -> str:
         """The match-summary read model (same slot as its partition checkpoint)."""
         return f"ts:{tag(self.partition(match_id))}:rm:m:{match_id}"

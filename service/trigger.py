@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import logging
+import time
 
 from redis.exceptions import RedisError
 
@@ -10,6 +11,9 @@ log = logging.getLogger("turnstream.trigger")
 from workers.queues import PROJECT_JOB as JOB
 from workers.queues import PROJECTIONS as QUEUE
 from workers.queues import project_job_id
+from workers.leases import FOLLOWED_KEY
+
+FOLLOWED_RECHECK_SECONDS = 0.5  # how long a seen follower heartbeat spares the trigger from asking again
 
 
 def enqueue_partition(queue, p: int) -> bool:
@@ -60,13 +64,16 @@ QUEUED = {b"queued", b"deferred", b"scheduled"}  # such a job has not read the l
 STARTED = b"started"
 
 
-def job_statuses(conn, partitions: list) -> list:
-    """The RQ status (bytes or None) of each partition's projection job, in one pipelined round trip."""
+def job_statuses(conn, partitions: list) -> tuple[list, bool]:
+    """The RQ status (bytes or None) of each partition's projection job, and whether a worker follows the logs
+    itself (so no job is needed), in one pipelined round trip."""
     from rq.job import Job
     pipe = conn.pipeline(transaction=False)
     for p in partitions:
         pipe.hget(Job.key_for(project_job_id(p)), "status")
-    return pipe.execute()
+    pipe.exists(FOLLOWED_KEY)
+    replies = pipe.execute()
+    return replies[:-1], bool(replies[-1])
 
 
 def native_threading():
@@ -136,6 +143,7 @@ class ProjectionTrigger:
         self._running = False
         self.interval = interval_seconds
         self.enqueued = 0  # RQ enqueues made (a figure for tests and the benchmark)
+        self._followed_until = 0.0  # until then a worker is known to follow the logs: no enqueue is needed
 
     def notify(self, p: int) -> None:
         """Mark partition p as having new events (cheap; called on the command path)."""
@@ -164,9 +172,14 @@ class ProjectionTrigger:
         the thread); partitions whose job is running stay dirty for the next flush."""
         with self._lock:
             remaining, self._dirty = sorted(self._dirty), set()
+        if remaining and time.monotonic() < self._followed_until:
+            return  # a worker's follower reads every partition log as it grows (workers/follower.py)
         retry = []
         try:
-            statuses = job_statuses(queue.connection, remaining) if remaining else []
+            statuses, followed = job_statuses(queue.connection, remaining) if remaining else ([], False)
+            if followed:  # spare the next flushes even this read for a while
+                self._followed_until = time.monotonic() + FOLLOWED_RECHECK_SECONDS
+                remaining = []
             fresh = [p for p, status in zip(remaining, statuses) if status is None]  # no job: one pipeline
             existing = set(enqueue_partitions(queue, fresh)) if fresh else set()
             self.enqueued += len(fresh) - len(existing)

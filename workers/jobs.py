@@ -2,41 +2,57 @@
 from __future__ import annotations
 
 import logging
+import os
+import uuid
 
 from projections.writer import ProjectionWriter
 
 from .bot_turns import recover_stalled
 from .context import wiring
 from .followups import after_projection
+from .leases import Leases
 from .queues import PROJECTIONS, alive_key, project_job_id, queue
 
 log = logging.getLogger("turnstream.worker")
 BATCH = 500
 
 
+def project_entries(w, p: int, entries: list) -> int:
+    """Apply a batch of partition p's log entries (the next after its checkpoint) to every read model and move
+    the checkpoint past them; return the rows written."""
+    match_ids = list(dict.fromkeys(fields["m"] for _id, fields in entries))
+    matches = [w.matches.load(mid) for mid in match_ids]
+    w.ratings.record_finished(matches)  # before the checkpoint moves: a crash here records them next time
+    changes = ProjectionWriter(w.redis, w.store.keys).apply(p, matches, entries[-1][0])
+    after_projection(changes, {m.id: m for m in matches})
+    w.matches.snapshots.write_due(matches)
+    log.debug("partition %d: %d log entries, %d matches", p, len(entries), len(matches))
+    return len(changes)
+
+
 def project_partition(p: int) -> int:
     """Apply partition p's change log from its checkpoint to every read model; return rows written. It stops
     at the end of a short read: the trigger enqueues again a partition whose job was running when a command
-    landed (and the reconciler finds any partition left behind), so no third round trip asks for more."""
+    landed (and the reconciler finds any partition left behind), so no third round trip asks for more.
+    A partition whose lease another projector holds (a worker following the logs) is left to it."""
     w = wiring()
     keys = w.store.keys
-    writer = ProjectionWriter(w.redis, keys)
+    leases = Leases(w.redis, keys, f"job:{os.getpid()}:{uuid.uuid4().hex[:8]}")
+    if not leases.take(p):
+        return 0
     written = 0
-    while True:
-        checkpoint = w.redis.get(keys.checkpoint(p)) or "0-0"
-        entries = w.redis.xrange(keys.log(p), f"({checkpoint}", "+", count=BATCH)
-        if not entries:
-            return written
-        match_ids = list(dict.fromkeys(fields["m"] for _id, fields in entries))
-        matches = [w.matches.load(mid) for mid in match_ids]
-        w.ratings.record_finished(matches)  # before the checkpoint moves: a crash here records them next time
-        changes = writer.apply(p, matches, entries[-1][0])
-        after_projection(changes, {m.id: m for m in matches})
-        w.matches.snapshots.write_due(matches)
-        written += len(changes)
-        log.debug("partition %d: %d log entries, %d matches", p, len(entries), len(matches))
-        if len(entries) < BATCH:  # the log's end: an entry appended since has a job of its own on the way
-            return written
+    try:
+        while True:
+            checkpoint = w.redis.get(keys.checkpoint(p)) or "0-0"
+            entries = w.redis.xrange(keys.log(p), f"({checkpoint}", "+", count=BATCH)
+            if not entries:
+                return written
+            written += project_entries(w, p, entries)
+            if len(entries) < BATCH:  # the log's end: an entry appended since has a job of its own on the way
+                return written
+            leases.renew(p)
+    finally:
+        leases.release(p)
 
 
 def lagging_partitions(w) -> list:
@@ -118,6 +134,9 @@ def reconcile() -> list:
 
     w = wiring()
     lagging = lagging_partitions(w)
+    if lagging:  # a partition some projector holds is being projected: its lag is that projector's
+        holders = Leases(w.redis, w.store.keys, "reconciler").holders(lagging)
+        lagging = [p for p, holder in zip(lagging, holders) if holder is None]
     for p in lagging:
         w.trigger.notify(p)
     conn = queue(PROJECTIONS).connection

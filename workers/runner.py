@@ -13,6 +13,7 @@ from service.logs import say
 from .queues import BOTS, MAIN, PROJECTIONS, alive_key
 
 log = logging.getLogger("turnstream.worker")
+BLOCK_SECONDS = 0.5  # the follower's longest wait in one read
 
 
 def _mark_alive(conn, name: str, every: float) -> None:
@@ -93,6 +94,11 @@ def run_worker(settings, burst: bool = False, name: str | None = None, queues=MA
     if not burst:
         threading.Thread(target=_reconcile_forever, args=(stop, settings.reconcile_seconds, conn, name, reconciles),
                          name="reconciler" if reconciles else "alive", daemon=True).start()
+    follower = None
+    if reconciles and settings.follow_logs:
+        from .context import wiring
+        from .follower import start_follower
+        follower = start_follower(wiring(), conn, name, stop)
     worker = None
     try:
         while True:
@@ -116,6 +122,8 @@ def run_worker(settings, burst: bool = False, name: str | None = None, queues=MA
                 say("turnstream worker: Redis is back; serving again")
     finally:
         stop.set()
+        if follower is not None:
+            follower.join(BLOCK_SECONDS + 2)  # it gives its leases up as it ends
         if not burst:
             with contextlib.suppress(RedisError):
                 conn.delete(alive_key(name))

@@ -59,7 +59,7 @@ def start_worker(redis_url: str, slow: float, log: Path) -> subprocess.Popen:
     env = dict(os.environ, REDIS_URL=redis_url, TURNSTREAM_PARTITIONS="4", TURNSTREAM_RECONCILE_SECONDS="0.3",
                PYTHONPATH=str(ROOT))
     return subprocess.Popen([sys.executable, "-c", WORKER.format(root=str(ROOT), slow=slow)], cwd=ROOT, env=env,
-                            stdout=open(log, "ab"), stderr=subprocess.STDOUT)
+                            stdout=open(log, "ab"), stderr=subprocess.STDOUT, start_new_session=True)
 
 
 def race_wiring(redis_url: str, **settings):
@@ -98,7 +98,9 @@ def test_a_worker_killed_mid_job_is_caught_up_by_a_new_one_and_nothing_applies_t
     first = start_worker(redis_url, slow=0.15, log=tmp_path / "worker1.log")
     try:
         wait_for(lambda: redis_client.llen("crashtest:applied") >= 3, 20, "the first worker to start projecting")
-        first.send_signal(signal.SIGKILL)
+        # the whole process group, as a crashed host or container loses it: RQ's forked scheduler would
+        # otherwise keep the dead worker's blocked BLPOP socket open and swallow a later test's jobs
+        os.killpg(first.pid, signal.SIGKILL)
         first.wait(5)
     finally:
         if first.poll() is None:

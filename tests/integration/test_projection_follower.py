@@ -1,0 +1,111 @@
+"""The projection follower: workers read the partition logs themselves, one projector per partition (leases)."""
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+from service.connections import make_queue_redis
+from service.trigger import ProjectionTrigger
+from tests.invites import create_started
+from tests.waiting import wait_for
+from workers import follower as follower_mod
+from workers.follower import ProjectionFollower, start_follower
+from workers.jobs import lagging_partitions, project_partition, reconcile
+from workers.leases import FOLLOWED_KEY, Leases
+from workers.queues import PROJECTIONS
+
+
+def row_version(w, match_id: str) -> int:
+    """The version of a match's summary row (0 when it has none yet)."""
+    raw = w.redis.get(w.store.keys.summary(match_id))
+    return json.loads(raw)["version"] if raw else 0
+
+
+def run_follower(w, owner: str):
+    """Start a follower thread on `w`; return (thread, stop event)."""
+    stop = threading.Event()
+    return start_follower(w, make_queue_redis(w.settings), owner, stop), stop
+
+
+def test_a_follower_projects_each_command_without_any_job(wiring):
+    """With no trigger and no RQ worker, a follower brings each match's row to its version within moments of
+    the append, holds every partition's lease while it runs, and gives them all up when stopped."""
+    w = wiring
+    thread, stop = run_follower(w, "follower-a")
+    try:
+        wait_for(lambda: len(thread.follower.positions) == w.store.keys.partitions, 10, "every lease taken")
+        mid = create_started(w, "ann", w.games["dice-race"], ["ann", "bob"])
+        lags = []
+        for k in range(20):
+            version = w.matches.submit("ann", mid, "note", {"text": f"n{k}"})["version"]
+            start = time.monotonic()
+            wait_for(lambda: row_version(w, mid) >= version, 10, f"the row at version {version}")
+            lags.append(time.monotonic() - start)
+        assert sorted(lags)[10] < 0.25, lags
+        assert make_queue_redis(w.settings).llen(f"rq:queue:{PROJECTIONS}") == 0, "no projection job was needed"
+        assert lagging_partitions(w) == []
+    finally:
+        stop.set()
+        thread.join(5)
+    holders = Leases(w.redis, w.store.keys, "test").holders(range(w.store.keys.partitions))
+    assert holders == [None] * w.store.keys.partitions
+    assert not make_queue_redis(w.settings).exists(FOLLOWED_KEY)
+
+
+def test_two_followers_never_hold_one_partition_and_a_silent_ones_partitions_are_taken_over(wiring, monkeypatch):
+    """A second follower takes nothing the first holds; when the first stops renewing (frozen or killed),
+    its leases lapse and the second takes them over from their checkpoints, missing no entry."""
+    w = wiring
+    monkeypatch.setattr(follower_mod, "RENEW_SECONDS", 0.1)
+    short = 600
+    first = ProjectionFollower(w, make_queue_redis(w.settings), "first", threading.Event())
+    first.leases.lease_ms = short
+    first.claim()  # takes every partition, then falls silent: it never reads nor renews
+    assert len(first.positions) == w.store.keys.partitions
+    mid = create_started(w, "ann", w.games["dice-race"], ["ann", "bob"])
+    version = w.matches.submit("ann", mid, "note", {"text": "silent"})["version"]
+    second, stop = run_follower(w, "second")
+    second.follower.leases.lease_ms = short
+    try:
+        time.sleep(0.3)
+        assert second.follower.positions == {}, "the second took a partition the first still held"
+        wait_for(lambda: row_version(w, mid) >= version, 10, "the second follower to take the lapsed leases")
+        holders = set(Leases(w.redis, w.store.keys, "test").holders(range(w.store.keys.partitions)))
+        assert holders == {"second"}
+        first.claim()  # the first wakes up: its leases are gone, and it takes none back
+        assert first.positions == {}
+    finally:
+        stop.set()
+        second.join(5)
+
+
+def test_a_projection_job_leaves_a_followed_partition_alone(wiring):
+    """An RQ projection job on a partition whose lease a follower holds writes nothing; once free, it projects."""
+    w = wiring
+    mid = create_started(w, "ann", w.games["dice-race"], ["ann", "bob"])
+    p = w.store.keys.partition(mid)
+    holder = Leases(w.redis, w.store.keys, "some-follower")
+    assert holder.take(p)
+    assert project_partition(p) == 0 and row_version(w, mid) == 0
+    assert reconcile() == [], "the reconciler leaves a held partition to its holder"
+    holder.release(p)
+    assert project_partition(p) == 1 and row_version(w, mid) == w.store.version(mid)
+    assert w.redis.get(w.store.keys.projector(p)) is None, "the job gave its own lease up"
+
+
+def test_the_trigger_enqueues_nothing_while_the_logs_are_followed(settings, redis_client):
+    """While a follower's heartbeat is set, a flush enqueues no job, and the flushes after it ask Redis nothing."""
+    from rq import Queue
+    conn = make_queue_redis(settings)
+    queue = Queue(PROJECTIONS, connection=conn)
+    conn.set(FOLLOWED_KEY, "a-follower", px=3000)
+    trigger = ProjectionTrigger(lambda: conn, interval_seconds=0.01)
+    for p in range(5):
+        trigger.notify(p)
+    trigger.flush(queue)
+    assert trigger.enqueued == 0 and queue.job_ids == []
+    conn.delete(FOLLOWED_KEY)
+    trigger.notify(1)
+    trigger.flush(queue)  # within the recheck window: still known followed, not asked again
+    assert queue.job_ids == []

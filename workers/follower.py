@@ -1,0 +1,119 @@
+"""The projection follower: a worker thread that reads the partition logs as they grow and projects each batch."""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+from redis.exceptions import RedisError
+
+from .leases import FOLLOWED_KEY, FOLLOWED_MS, Leases
+
+log = logging.getLogger("turnstream.worker")
+
+BLOCK_MS = 500  # one XREAD waits this long for new entries; below RENEW_SECONDS so leases stay fresh
+RENEW_SECONDS = 1.0  # leases are renewed, and free partitions taken, this often
+CLUSTER_POLL_SECONDS = 0.02  # a cluster cannot XREAD keys of several slots at once: poll each partition
+
+
+class ProjectionFollower:
+    """Holds the leases of the partitions nobody else projects and applies their new log entries as soon as
+    they are appended (one blocking XREAD over all of them): no job is enqueued or run per batch, so the
+    read models trail the event store by one read and one batch. Started by `turnstream worker` when it
+    serves projections; RQ projection jobs stay the fallback where no follower runs (burst workers, tests)."""
+
+    def __init__(self, w, queue_conn, owner: str, stop: threading.Event, cluster: bool = False):
+        self.w = w
+        self.keys = w.store.keys
+        self.queue_conn = queue_conn  # where the web's trigger looks for FOLLOWED_KEY
+        self.leases = Leases(w.redis, self.keys, owner)
+        self.owner = owner
+        self.stop = stop
+        self.cluster = cluster
+        self.positions: dict = {}  # partition held -> last log id projected
+        self.batches = 0  # batches projected (a figure for tests and logs)
+
+    def run(self) -> None:
+        """Follow until `stop` is set, riding out Redis outages; give every lease up at the end."""
+        next_claim, delay = 0.0, 0.5
+        try:
+            while not self.stop.is_set():
+                try:
+                    if time.monotonic() >= next_claim:
+                        self.claim()
+                        next_claim = time.monotonic() + RENEW_SECONDS
+                    if not self.positions:
+                        self.stop.wait(RENEW_SECONDS)
+                        continue
+                    for p, entries in self.read():
+                        self.project(p, entries)
+                    delay = 0.5
+                except RedisError as exc:
+                    log.warning("projection follower: Redis unavailable (%s); retrying in %.1f s", exc, delay)
+                    self.stop.wait(delay)
+                    delay = min(delay * 2, 5.0)
+                    next_claim = 0.0  # leases may have lapsed meanwhile: check them before reading again
+                except Exception:  # a bad batch must not end the thread; it is retried after a pause
+                    log.exception("projection follower: a batch failed; retrying")
+                    self.stop.wait(1.0)
+        finally:
+            self.release_all()
+
+    def claim(self) -> None:
+        """Renew the leases held, take the free ones (starting from their checkpoints), and say that the logs are
+        followed (the web processes then enqueue no projection jobs)."""
+        for p in list(self.positions):
+            if not self.leases.renew(p):
+                log.warning("projection follower: lost partition %d's lease", p)
+                del self.positions[p]
+        free = [p for p, holder in zip(range(self.keys.partitions), self.leases.holders(range(self.keys.partitions)))
+                if holder is None]
+        for p in free:
+            if self.leases.take(p):
+                self.positions[p] = self.w.redis.get(self.keys.checkpoint(p)) or "0-0"
+        if self.positions:
+            self.queue_conn.set(FOLLOWED_KEY, self.owner, px=FOLLOWED_MS)
+
+    def read(self) -> list:
+        """[(partition, entries)] appended after the positions: one XREAD blocking up to BLOCK_MS on a plain
+        Redis; on a cluster one non-blocking read per partition in a pipeline, after a short pause."""
+        from .jobs import BATCH
+        by_key = {self.keys.log(p): p for p in self.positions}
+        if self.cluster:
+            self.stop.wait(CLUSTER_POLL_SECONDS)
+            pipe = self.w.redis.pipeline(transaction=False)
+            for key, p in by_key.items():
+                pipe.xrange(key, f"({self.positions[p]}", "+", count=BATCH)
+            return [(p, entries) for p, entries in zip(by_key.values(), pipe.execute()) if entries]
+        replies = self.w.redis.xread({key: self.positions[p] for key, p in by_key.items()}, count=BATCH,
+                                     block=BLOCK_MS)
+        return [(by_key[key], entries) for key, entries in replies or () if entries]
+
+    def project(self, p: int, entries: list) -> None:
+        """Project one batch of partition p and move past it (a batch that fails is read again)."""
+        from .jobs import project_entries
+        if p not in self.positions:
+            return
+        project_entries(self.w, p, entries)
+        self.positions[p] = entries[-1][0]
+        self.batches += 1
+
+    def release_all(self) -> None:
+        """Give up every lease held (another follower, or the trigger's jobs, take the partitions over)."""
+        try:
+            for p in list(self.positions):
+                self.leases.release(p)
+            if self.positions and self.queue_conn.get(FOLLOWED_KEY) == self.owner.encode():
+                self.queue_conn.delete(FOLLOWED_KEY)
+        except RedisError as exc:
+            log.warning("projection follower: could not release its leases (%s); they lapse by themselves", exc)
+        self.positions.clear()
+
+
+def start_follower(w, queue_conn, owner: str, stop: threading.Event) -> threading.Thread:
+    """Start a ProjectionFollower in a daemon thread; return the thread."""
+    follower = ProjectionFollower(w, queue_conn, owner, stop, cluster=bool(w.settings.redis_cluster))
+    thread = threading.Thread(target=follower.run, name="projection-follower", daemon=True)
+    thread.follower = follower
+    thread.start()
+    return thread
