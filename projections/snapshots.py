@@ -13,6 +13,7 @@ from functools import partial
 from domain.engine.aggregate import Match
 
 FORMAT = 1
+WRITTEN_MEMO = 100_000  # matches whose latest snapshot version a process remembers
 FIELDS = ("id", "game_id", "status", "seats", "players", "options", "created_by", "commitment", "version",
           "head", "draws", "game_state", "result", "seed", "turn_deadline_hours", "disputes",
           "replace_after_timeouts", "timeouts", "stand_ins", "finished_at", "invited", "rematch")
@@ -70,6 +71,7 @@ class SnapshotStore:
         self.every = every
         self.games = games
         self.history = history
+        self._written: dict = {}  # match id -> the latest snapshot version known to exist (spares a read)
 
     def versions(self, match_id: str) -> list:
         """The versions that have a snapshot, ascending."""
@@ -100,8 +102,11 @@ class SnapshotStore:
         written = 0
         for match in matches:
             target = match.version - match.version % self.every
+            if target == 0 or self._written.get(match.id, -1) >= target:
+                continue  # none due yet, or this process wrote (or saw) the one due
             versions = self.versions(match.id)
             last = versions[-1] if versions else 0
+            self._remember(match.id, last)
             if target <= last:
                 continue
             start = self.at_or_before(match.id, last) if last else None
@@ -115,4 +120,11 @@ class SnapshotStore:
             if docs:
                 self.r.hset(self.keys.snapshot(match.id), mapping=docs)
                 written += len(docs)
+                self._remember(match.id, max(int(v) for v in docs))
         return written
+
+    def _remember(self, match_id: str, version: int) -> None:
+        """Note the latest snapshot known of a match (a bounded memo: forgotten wholesale when full)."""
+        if len(self._written) >= WRITTEN_MEMO:
+            self._written.clear()
+        self._written[match_id] = version

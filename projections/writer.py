@@ -18,16 +18,12 @@ class ProjectionWriter:
         self.r = redis_client
         self.keys = keys
 
-    def previous(self, match_id: str) -> dict | None:
-        """The stored row of a match, if any."""
-        raw = self.r.get(self.keys.summary(match_id))
-        return json.loads(raw) if raw else None
-
     def apply(self, p: int, matches: list, checkpoint: str) -> list:
         """Write rows of `matches` (folded) plus partition p's checkpoint; return [(previous row, row)]."""
         rows = []
-        for match in matches:
-            prev = self.previous(match.id)
+        stored = self.r.mget([self.keys.summary(m.id) for m in matches]) if matches else []  # one slot: p's
+        for match, raw in zip(matches, stored):
+            prev = json.loads(raw) if raw else None
             if prev is not None and prev["version"] >= match.version:
                 continue
             at = match.envelopes[-1]["at"] if match.envelopes else None

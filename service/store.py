@@ -89,6 +89,15 @@ class EventStore:
         envelopes = [json.loads(fields["e"]) for _id, fields in entries]
         return ReadResult(envelopes, answer, secret, exists=bool(envelopes) or after > 0)
 
+    def read_many(self, positions: dict) -> dict:
+        """{match id: the envelopes after its version} for {match id: version}, in one pipelined round trip."""
+        count_round_trip()
+        pipe = self.r.pipeline(transaction=False)
+        for match_id, after in positions.items():
+            pipe.xrange(self.keys.stream(match_id), f"0-{after + 1}", "+")
+        return {match_id: [json.loads(fields["e"]) for _id, fields in entries]
+                for match_id, entries in zip(positions, pipe.execute())}
+
     def read_range(self, match_id: str, start: int, end: int | None = None) -> list:
         """The envelopes with start <= version <= end (end None = to the head)."""
         entries = self.r.xrange(self.keys.stream(match_id), f"0-{start}", f"0-{end}" if end else "+")

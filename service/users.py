@@ -91,6 +91,16 @@ class Users:
             return None
         return {"id": rec["id"], "name": rec["name"], "webhook": rec.get("webhook") or None}
 
+    def with_webhook(self, user_ids) -> set:
+        """Which of these users have a webhook, in one pipelined round trip (none asked: no round trip)."""
+        user_ids = list(user_ids)
+        if not user_ids:
+            return set()
+        pipe = self.r.pipeline(transaction=False)
+        for user_id in user_ids:
+            pipe.hget(Keys.user(user_id), "webhook")
+        return {user_id for user_id, hook in zip(user_ids, pipe.execute()) if hook}
+
     def names(self, user_ids) -> dict:
         """{user id: display name} for the given ids (unknown ids map to themselves)."""
         ids = list(dict.fromkeys(user_ids))

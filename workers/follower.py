@@ -22,7 +22,8 @@ class ProjectionFollower:
     read models trail the event store by one read and one batch. Started by `turnstream worker` when it
     serves projections; RQ projection jobs stay the fallback where no follower runs (burst workers, tests)."""
 
-    def __init__(self, w, queue_conn, owner: str, stop: threading.Event, cluster: bool = False):
+    def __init__(self, w, queue_conn, owner: str, stop: threading.Event, cluster: bool = False,
+                 gather_seconds: float = 0.0):
         self.w = w
         self.keys = w.store.keys
         self.queue_conn = queue_conn  # where the web's trigger looks for FOLLOWED_KEY
@@ -30,6 +31,7 @@ class ProjectionFollower:
         self.owner = owner
         self.stop = stop
         self.cluster = cluster
+        self.gather_seconds = gather_seconds  # after a batch, entries arriving this long are read together
         self.positions: dict = {}  # partition held -> last log id projected
         self.batches = 0  # batches projected (a figure for tests and logs)
 
@@ -45,8 +47,11 @@ class ProjectionFollower:
                     if not self.positions:
                         self.stop.wait(RENEW_SECONDS)
                         continue
-                    for p, entries in self.read():
+                    batches = self.read()
+                    for p, entries in batches:
                         self.project(p, entries)
+                    if batches and self.gather_seconds:  # under load, fewer and larger batches: a batch's
+                        self.stop.wait(self.gather_seconds)  # round trips are most of its cost
                     delay = 0.5
                 except RedisError as exc:
                     log.warning("projection follower: Redis unavailable (%s); retrying in %.1f s", exc, delay)
@@ -112,7 +117,8 @@ class ProjectionFollower:
 
 def start_follower(w, queue_conn, owner: str, stop: threading.Event) -> threading.Thread:
     """Start a ProjectionFollower in a daemon thread; return the thread."""
-    follower = ProjectionFollower(w, queue_conn, owner, stop, cluster=bool(w.settings.redis_cluster))
+    follower = ProjectionFollower(w, queue_conn, owner, stop, cluster=bool(w.settings.redis_cluster),
+                                  gather_seconds=w.settings.follow_gather_ms / 1000)
     thread = threading.Thread(target=follower.run, name="projection-follower", daemon=True)
     thread.follower = follower
     thread.start()

@@ -21,7 +21,7 @@ def project_entries(w, p: int, entries: list) -> int:
     """Apply a batch of partition p's log entries (the next after its checkpoint) to every read model and move
     the checkpoint past them; return the rows written."""
     match_ids = list(dict.fromkeys(fields["m"] for _id, fields in entries))
-    matches = [w.matches.load(mid) for mid in match_ids]
+    matches = w.matches.load_many(match_ids)
     w.ratings.record_finished(matches)  # before the checkpoint moves: a crash here records them next time
     changes = ProjectionWriter(w.redis, w.store.keys).apply(p, matches, entries[-1][0])
     after_projection(changes, {m.id: m for m in matches})

@@ -63,20 +63,20 @@ def notify(changes: list, matches: dict) -> list:
     from rq import Retry
 
     w = wiring()
+    wanted = [(row, user_id, notice) for prev, row in changes
+              for user_id, notice in notices(matches[row["id"]], prev, row, w.settings.public_url)]
+    hooked = w.users.with_webhook({user_id for _row, user_id, _notice in wanted})
     enqueued = []
-    for prev, row in changes:
-        match = matches[row["id"]]
-        for user_id, notice in notices(match, prev, row, w.settings.public_url):
-            user = w.users.get(user_id)
-            if not user or not user.get("webhook"):
-                continue
-            key = sent_key(user_id, row["id"], notice["version"], notice["kind"])
-            if not w.redis.set(key, "1", nx=True, ex=SENT_TTL_SECONDS):
-                continue
-            notice = {**notice, "user": user_id, "id": f"{user_id}:{row['id']}:{notice['version']}:{notice['kind']}"}
-            queue(NOTIFICATIONS).enqueue(JOB, user_id, notice, retry=Retry(max=5, interval=RETRY_INTERVALS),
-                                 result_ttl=3600, failure_ttl=7 * 24 * 3600)
-            enqueued.append(key)
+    for row, user_id, notice in wanted:
+        if user_id not in hooked:
+            continue
+        key = sent_key(user_id, row["id"], notice["version"], notice["kind"])
+        if not w.redis.set(key, "1", nx=True, ex=SENT_TTL_SECONDS):
+            continue
+        notice = {**notice, "user": user_id, "id": f"{user_id}:{row['id']}:{notice['version']}:{notice['kind']}"}
+        queue(NOTIFICATIONS).enqueue(JOB, user_id, notice, retry=Retry(max=5, interval=RETRY_INTERVALS),
+                                     result_ttl=3600, failure_ttl=7 * 24 * 3600)
+        enqueued.append(key)
     return enqueued
 
 

@@ -109,3 +109,28 @@ def test_the_trigger_enqueues_nothing_while_the_logs_are_followed(settings, redi
     trigger.notify(1)
     trigger.flush(queue)  # within the recheck window: still known followed, not asked again
     assert queue.job_ids == []
+
+
+def test_a_batch_reads_the_new_events_of_its_cached_matches_in_one_round_trip(wiring, monkeypatch):
+    """The matches of one projection batch that the process has folded before are caught up by one pipelined
+    read (not one read each), and come out equal to a fresh load; one that is not cached is loaded alone."""
+    from service.matches import MatchService
+    w = wiring
+    race = w.games["dice-race"]
+    ids = [create_started(w, f"p{i}", race, [f"p{i}", f"q{i}"]) for i in range(4)]
+    before = {m.id: m.version for m in w.matches.load_many(ids)}  # now cached in this process
+    other_process = MatchService(w.store, w.games)
+    for i, mid in enumerate(ids):
+        other_process.submit(f"p{i}", mid, "note", {"text": f"x{i}"})
+    w.matches.cache.evict(ids[0])
+    calls = []
+    real_read, real_many = w.store.read, w.store.read_many
+    monkeypatch.setattr(w.store, "read", lambda *a, **k: calls.append("read") or real_read(*a, **k))
+    monkeypatch.setattr(w.store, "read_many", lambda *a, **k: calls.append("read_many") or real_many(*a, **k))
+    loaded = w.matches.load_many(ids)
+    assert sorted(calls) == ["read", "read_many"]
+    assert all(match.version == before[match.id] + 1 for match in loaded)
+    fresh = MatchService(w.store, w.games)
+    for match in loaded:
+        again = fresh.load(match.id)
+        assert (match.version, match.head, match.game_state) == (again.version, again.head, again.game_state)
