@@ -114,8 +114,11 @@ def build_parser() -> argparse.ArgumentParser:
     web.set_defaults(func=cmd_web)
 
     worker = sub.add_parser("worker", help="run an RQ worker (projections, deadlines, bots; webhooks with --queues)",
-                            description="Run an RQ worker. It rides out a Redis restart (reconnects with "
-                                        "backoff). Run one with the default queues and one with "
+                            description="Run an RQ worker. With the projections queue (not --burst) it also "
+                                        "follows the partition logs in a thread and projects each batch as it "
+                                        "is appended (TURNSTREAM_FOLLOW_LOGS=0: projection jobs only); several "
+                                        "workers share the partitions by lease. It rides out a Redis restart "
+                                        "(reconnects with backoff). Run one with the default queues and one with "
                                         "--queues notifications, so a slow webhook receiver never delays "
                                         "projections or turn deadlines (the Procfile and `up` do).")
     worker.add_argument("--burst", action="store_true", help="drain the queues and exit")

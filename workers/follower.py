@@ -67,15 +67,21 @@ class ProjectionFollower:
     def claim(self) -> None:
         """Renew the leases held, take the free ones (starting from their checkpoints), and say that the logs are
         followed (the web processes then enqueue no projection jobs)."""
-        for p in list(self.positions):
-            if not self.leases.renew(p):
+        held = list(self.positions)
+        for p, kept in zip(held, self.leases.renew_many(held) if held else []):
+            if not kept:
                 log.warning("projection follower: lost partition %d's lease", p)
                 del self.positions[p]
         free = [p for p, holder in zip(range(self.keys.partitions), self.leases.holders(range(self.keys.partitions)))
                 if holder is None]
+        taken = []
         for p in free:
             if self.leases.take(p):
                 self.positions[p] = self.w.redis.get(self.keys.checkpoint(p)) or "0-0"
+                taken.append(p)
+        if taken:
+            log.info("projection follower %s: took %d partitions, following %d of %d", self.owner, len(taken),
+                     len(self.positions), self.keys.partitions)
         if self.positions:
             self.queue_conn.set(FOLLOWED_KEY, self.owner, px=FOLLOWED_MS)
 

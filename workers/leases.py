@@ -39,6 +39,17 @@ class Leases:
         """Extend our lease on p; False when it is no longer ours."""
         return bool(self._renew(keys=[self.keys.projector(p)], args=[self.owner, self.lease_ms]))
 
+    def renew_many(self, partitions: list) -> list:
+        """renew() for each of `partitions`: one pipelined round trip on a plain Redis (a cluster routes each
+        script call by its key, one at a time)."""
+        from redis.cluster import RedisCluster
+        if isinstance(self.r, RedisCluster):
+            return [self.renew(p) for p in partitions]
+        pipe = self.r.pipeline(transaction=False)
+        for p in partitions:
+            self._renew(keys=[self.keys.projector(p)], args=[self.owner, self.lease_ms], client=pipe)
+        return [bool(kept) for kept in pipe.execute()]
+
     def release(self, p: int) -> None:
         """Give p's lease up (only if it is still ours)."""
         self._release(keys=[self.keys.projector(p)], args=[self.owner])

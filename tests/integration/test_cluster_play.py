@@ -186,3 +186,30 @@ def test_live_streams_follow_the_partition_logs_of_every_node(cluster_wiring):
     noted = sorted(m["data"]["match"] for m in got_mine if m.get("event") == "match")
     assert noted == sorted(ids), "one event of each match, whichever node holds it"
     assert [m["data"]["type"] for m in got_one if "data" in m] == ["noted"]
+
+
+def test_a_projection_follower_follows_the_partition_logs_of_every_node(cluster_wiring):
+    """On a cluster the follower polls each partition log (XREAD cannot span slots), renews its leases key by
+    key, and brings every match's row, on whichever node it lives, to the match's version."""
+    import threading
+
+    from service.connections import make_queue_redis
+    from tests.integration.test_projection_follower import row_version
+    from workers.follower import start_follower
+    from workers.leases import Leases
+    w = cluster_wiring
+    stop = threading.Event()
+    thread = start_follower(w, make_queue_redis(w.settings), "cluster-follower", stop)
+    try:
+        wait_for(lambda: len(thread.follower.positions) == w.store.keys.partitions, 10, "every lease taken")
+        ids = [create_started(w, f"a{i}", RACE, [f"a{i}", f"b{i}"]) for i in range(6)]
+        for i, mid in enumerate(ids):
+            w.matches.submit(f"a{i}", mid, "note", {"text": "hi"})
+        wait_for(lambda: all(row_version(w, mid) == w.store.version(mid) for mid in ids), 10,
+                 "every row at its match's version")
+        assert Leases(w.redis, w.store.keys, "x").renew_many([0, 1]) == [False, False], "leases are the follower's"
+        assert thread.follower.leases.renew_many([0, 1]) == [True, True]
+    finally:
+        stop.set()
+        thread.join(5)
+    assert set(Leases(w.redis, w.store.keys, "x").holders(range(w.store.keys.partitions))) == {None}
