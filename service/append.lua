@@ -3,13 +3,14 @@
 -- A stale expected version answers {'conflict', current, the JSON events after the expected version...}.
 -- ARGV: 1 expected version, 2 command id ('' = none), 3 stored answer (JSON), 4 head before,
 --       5 head after, 6 status after, 7 match id, 8 game id, 9 secret ('' unless creating),
---       10 the JSON envelopes of the events, in version order, one per line (JSON has no raw newline)
+--       10... the JSON envelopes of the events, in version order, one argument each (no string splitting in Lua)
 local expected = tonumber(ARGV[1])
 if ARGV[2] ~= '' then
   local answer = redis.call('HGET', KEYS[3], ARGV[2])
   if answer then return {'dup', answer} end
 end
-local current = tonumber(redis.call('HGET', KEYS[2], 'version') or '0')
+local meta = redis.call('HMGET', KEYS[2], 'version', 'head')
+local current = tonumber(meta[1] or '0')
 if current ~= expected then
   local reply = {'conflict', tostring(current)}
   if current > expected then
@@ -19,14 +20,14 @@ if current ~= expected then
   end
   return reply
 end
-if current > 0 and redis.call('HGET', KEYS[2], 'head') ~= ARGV[4] then
+if current > 0 and meta[2] ~= ARGV[4] then
   return {'conflict', tostring(current)}
 end
 if current == 0 and redis.call('EXISTS', KEYS[1]) == 1 then return {'conflict', '-1'} end
 local version = current
-for envelope in string.gmatch(ARGV[10], '[^\n]+') do
+for i = 10, #ARGV do
   version = version + 1
-  redis.call('XADD', KEYS[1], '0-' .. version, 'e', envelope)
+  redis.call('XADD', KEYS[1], '0-' .. version, 'e', ARGV[i])
 end
 -- one change-log entry per append: the projector needs only "this match reached this version"
 redis.call('XADD', KEYS[4], '*', 'm', ARGV[7], 'v', version, 'n', version - current)

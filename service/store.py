@@ -52,9 +52,8 @@ class EventStore:
         """Append envelopes (dicts, or their JSON already encoded) if the match is at `expected` and
         `command_id` is new; all or nothing."""
         stored = dumps(answer) if (command_id and answer is not None) else ""  # kept only for a command id
-        lines = "\n".join(e if isinstance(e, str) else dumps(e) for e in envelopes)
-        args = [expected, command_id or "", stored, head_before, head_after, status, match_id, game_id, secret,
-                lines]
+        args = [expected, command_id or "", stored, head_before, head_after, status, match_id, game_id, secret]
+        args += [e if isinstance(e, str) else dumps(e) for e in envelopes]
         keys = self.keys.match_keys(match_id)
         count_round_trip()
         try:  # EVALSHA straight through execute_command: the Script wrapper costs a few µs a call
