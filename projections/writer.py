@@ -15,8 +15,10 @@ class ProjectionWriter:
     """Applies folded matches to the read models of one store."""
 
     def __init__(self, redis_client, keys):
+        from redis.cluster import RedisCluster
         self.r = redis_client
         self.keys = keys
+        self.cluster = isinstance(redis_client, RedisCluster)
 
     def apply(self, p: int, matches: list, checkpoint: str) -> list:
         """Write rows of `matches` (folded) plus partition p's checkpoint; return [(previous row, row)]."""
@@ -34,8 +36,14 @@ class ProjectionWriter:
         for _prev, row in rows:
             tx.set(self.keys.summary(row["id"]), json.dumps(row))
         tx.set(self.keys.checkpoint(p), checkpoint)
+        if not self.cluster:  # one Redis: the indexes, inboxes and news join the same MULTI, all or nothing
+            inboxes = [self._indexes(tx, prev, row) for prev, row in rows]
+            for (_prev, row), changed in zip(rows, inboxes):
+                self._announce(tx, row, changed)
+            tx.execute()
+            return rows
         tx.execute()
-        if rows:
+        if rows:  # a cluster: indexes live in other slots, so they follow the rows' MULTI
             pipe = self.r.pipeline(transaction=False)
             inboxes = [self._indexes(pipe, prev, row) for prev, row in rows]
             pipe.execute()

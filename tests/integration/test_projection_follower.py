@@ -134,3 +134,43 @@ def test_a_batch_reads_the_new_events_of_its_cached_matches_in_one_round_trip(wi
     for match in loaded:
         again = fresh.load(match.id)
         assert (match.version, match.head, match.game_state) == (again.version, again.head, again.game_state)
+
+
+def test_a_batch_costs_the_same_round_trips_for_one_match_as_for_many(settings, redis_client, games, monkeypatch):
+    """Projecting a batch that touches six matches costs as many round trips as one that touches one: the
+    reads, the rows, indexes, inboxes and change feed are pipelined (one MULTI on a single Redis)."""
+    import dataclasses
+
+    from service.matches import MatchService
+    from service.wiring import build
+    from workers import context
+    w = build(dataclasses.replace(settings, partitions=1), games=games, start_trigger=False)
+    context.use(w)
+    try:
+        race = w.games["dice-race"]
+        ids = [create_started(w, f"p{i}", race, [f"p{i}", f"q{i}"]) for i in range(6)]
+        assert project_partition(0) > 0  # rows exist, the matches are cached in this process
+        elsewhere = MatchService(w.store, w.games)
+
+        def round_trips_to_project(match_ids) -> int:
+            for mid in match_ids:
+                elsewhere.submit(f"p{ids.index(mid)}", mid, "note", {"text": "x"})
+            trips = []
+            real_command = type(w.redis).execute_command
+            real_pipe = type(w.redis.pipeline()).execute
+            monkeypatch.setattr(type(w.redis), "execute_command",
+                                lambda self, *a, **k: trips.append(a[0]) or real_command(self, *a, **k))
+            monkeypatch.setattr(type(w.redis.pipeline()), "execute",
+                                lambda self, *a, **k: trips.append("pipeline") or real_pipe(self, *a, **k))
+            try:
+                assert project_partition(0) == len(match_ids)
+            finally:
+                monkeypatch.undo()
+            assert all(row_version(w, mid) == w.store.version(mid) for mid in match_ids)
+            return len(trips)
+
+        one, six = round_trips_to_project(ids[:1]), round_trips_to_project(ids)
+        assert one == six, (one, six)
+    finally:
+        context.use(None)
+        w.live.stop()
