@@ -20,10 +20,18 @@ class ProjectionWriter:
         self.keys = keys
         self.cluster = isinstance(redis_client, RedisCluster)
 
-    def apply(self, p: int, matches: list, checkpoint: str) -> list:
-        """Write rows of `matches` (folded) plus partition p's checkpoint; return [(previous row, row)]."""
+    def queue_previous_reads(self, pipe, matches: list) -> None:
+        """Queue on `pipe` the reads of these matches' stored rows, one GET each (a cluster's pipeline has no
+        MGET), whose replies, in order, are `apply`'s `stored`."""
+        for m in matches:
+            pipe.get(self.keys.summary(m.id))
+
+    def apply(self, p: int, matches: list, checkpoint: str, stored: list | None = None) -> list:
+        """Write rows of `matches` (folded) plus partition p's checkpoint; return [(previous row, row)].
+        `stored`: the replies of queue_previous_reads, when the caller read the rows already."""
         rows = []
-        stored = self.r.mget([self.keys.summary(m.id) for m in matches]) if matches else []  # one slot: p's
+        if stored is None:
+            stored = self.r.mget([self.keys.summary(m.id) for m in matches]) if matches else []
         for match, raw in zip(matches, stored):
             prev = json.loads(raw) if raw else None
             if prev is not None and prev["version"] >= match.version:

@@ -97,9 +97,14 @@ class Users:
         if not user_ids:
             return set()
         pipe = self.r.pipeline(transaction=False)
+        self.queue_webhook_reads(pipe, user_ids)
+        return {user_id for user_id, hook in zip(user_ids, pipe.execute()) if hook}
+
+    @staticmethod
+    def queue_webhook_reads(pipe, user_ids) -> None:
+        """Queue on `pipe` one read of each user's webhook (its replies come in the same order)."""
         for user_id in user_ids:
             pipe.hget(Keys.user(user_id), "webhook")
-        return {user_id for user_id, hook in zip(user_ids, pipe.execute()) if hook}
 
     def names(self, user_ids) -> dict:
         """{user id: display name} for the given ids (unknown ids map to themselves)."""

@@ -23,8 +23,15 @@ def project_entries(w, p: int, entries: list) -> int:
     match_ids = list(dict.fromkeys(fields["m"] for _id, fields in entries))
     matches = w.matches.load_many(match_ids)
     w.ratings.record_finished(matches)  # before the checkpoint moves: a crash here records them next time
-    changes = ProjectionWriter(w.redis, w.store.keys).apply(p, matches, entries[-1][0])
-    after_projection(changes, {m.id: m for m in matches})
+    writer = ProjectionWriter(w.redis, w.store.keys)
+    players = sorted({player for m in matches for player in m.players})
+    reads = w.redis.pipeline(transaction=False)  # the stored rows and the players' webhooks: one round trip
+    writer.queue_previous_reads(reads, matches)
+    w.users.queue_webhook_reads(reads, players)
+    replies = reads.execute()
+    stored, hooks = replies[:len(matches)], replies[len(matches):]
+    changes = writer.apply(p, matches, entries[-1][0], stored)
+    after_projection(changes, {m.id: m for m in matches}, dict(zip(players, (bool(h) for h in hooks))))
     w.matches.snapshots.write_due(matches)
     log.debug("partition %d: %d log entries, %d matches", p, len(entries), len(matches))
     return len(changes)

@@ -57,15 +57,20 @@ def notices(match, prev: dict | None, row: dict, public_url: str) -> list:
     return out
 
 
-def notify(changes: list, matches: dict) -> list:
+def notify(changes: list, matches: dict, webhooks: dict | None = None) -> list:
     """Enqueue one delivery per (user, match, version, kind) for users with a webhook (`matches`: the
-    folded matches by id); return the keys."""
+    folded matches by id; `webhooks`: {user id: has a webhook} as the caller read them already, if it did);
+    return the keys."""
     from rq import Retry
 
     w = wiring()
     wanted = [(row, user_id, notice) for prev, row in changes
               for user_id, notice in notices(matches[row["id"]], prev, row, w.settings.public_url)]
-    hooked = w.users.with_webhook({user_id for _row, user_id, _notice in wanted})
+    noticed = {user_id for _row, user_id, _notice in wanted}
+    if webhooks is not None and noticed <= webhooks.keys():
+        hooked = {user_id for user_id in noticed if webhooks[user_id]}
+    else:
+        hooked = w.users.with_webhook(noticed)
     enqueued = []
     for row, user_id, notice in wanted:
         if user_id not in hooked:

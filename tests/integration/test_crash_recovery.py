@@ -40,8 +40,8 @@ from workers.runner import run_worker
 jobs.BATCH = 4
 apply = ProjectionWriter.apply
 
-def recorded_apply(self, p, matches, checkpoint):
-    rows = apply(self, p, matches, checkpoint)
+def recorded_apply(self, p, matches, checkpoint, *rest):
+    rows = apply(self, p, matches, checkpoint, *rest)
     if rows:
         self.r.rpush("crashtest:applied", *[f"{{row['id']}}:{{row['version']}}" for _prev, row in rows])
     time.sleep({slow})
