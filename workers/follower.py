@@ -14,6 +14,7 @@ log = logging.getLogger("turnstream.worker")
 BLOCK_MS = 500  # one XREAD waits this long for new entries; below RENEW_SECONDS so leases stay fresh
 RENEW_SECONDS = 1.0  # leases are renewed, and free partitions taken, this often
 CLUSTER_POLL_SECONDS = 0.02  # a cluster cannot XREAD keys of several slots at once: poll each partition
+FAILED_PAUSE_SECONDS = 2.0  # a partition whose batch failed is read again after this pause; the others go on
 
 
 class ProjectionFollower:
@@ -33,6 +34,7 @@ class ProjectionFollower:
         self.cluster = cluster
         self.gather_seconds = gather_seconds  # after a batch, entries arriving this long are read together
         self.positions: dict = {}  # partition held -> last log id projected
+        self.paused: dict = {}  # partition whose batch failed -> when to read it again (monotonic seconds)
         self.batches = 0  # batches projected (a figure for tests and logs)
 
     def run(self) -> None:
@@ -49,7 +51,7 @@ class ProjectionFollower:
                         continue
                     batches = self.read()
                     for p, entries in batches:
-                        self.project(p, entries)
+                        self.project_or_pause(p, entries)
                     if batches and self.gather_seconds:  # under load, fewer and larger batches: a batch's
                         self.stop.wait(self.gather_seconds)  # round trips are most of its cost
                     delay = 0.5
@@ -89,7 +91,13 @@ class ProjectionFollower:
         """[(partition, entries)] appended after the positions: one XREAD blocking up to BLOCK_MS on a plain
         Redis; on a cluster one non-blocking read per partition in a pipeline, after a short pause."""
         from .jobs import BATCH
-        by_key = {self.keys.log(p): p for p in self.positions}
+        if self.paused:
+            now = time.monotonic()
+            self.paused = {p: until for p, until in self.paused.items() if until > now}
+        by_key = {self.keys.log(p): p for p in self.positions if p not in self.paused}
+        if not by_key:
+            self.stop.wait(BLOCK_MS / 1000)
+            return []
         if self.cluster:
             self.stop.wait(CLUSTER_POLL_SECONDS)
             pipe = self.w.redis.pipeline(transaction=False)
@@ -99,6 +107,18 @@ class ProjectionFollower:
         replies = self.w.redis.xread({key: self.positions[p] for key, p in by_key.items()}, count=BATCH,
                                      block=BLOCK_MS)
         return [(by_key[key], entries) for key, entries in replies or () if entries]
+
+    def project_or_pause(self, p: int, entries: list) -> None:
+        """Project a batch; if it fails (a bug, bad data), pause that partition alone and log why, so one bad
+        batch never holds the other partitions up. A lost Redis is raised to `run`, which waits it out."""
+        try:
+            self.project(p, entries)
+        except RedisError:
+            raise
+        except Exception:
+            log.exception("projection follower: partition %d's batch failed; reading it again in %.0f s",
+                          p, FAILED_PAUSE_SECONDS)
+            self.paused[p] = time.monotonic() + FAILED_PAUSE_SECONDS
 
     def project(self, p: int, entries: list) -> None:
         """Project one batch of partition p and move past it (a batch that fails is read again)."""
