@@ -31,7 +31,9 @@ class ProjectionWriter:
         `stored`: the replies of queue_previous_reads, when the caller read the rows already."""
         rows = []
         if stored is None:
-            stored = self.r.mget([self.keys.summary(m.id) for m in matches]) if matches else []
+            pipe = self.r.pipeline(transaction=False)
+            self.queue_previous_reads(pipe, matches)
+            stored = pipe.execute()
         for match, raw in zip(matches, stored):
             prev = json.loads(raw) if raw else None
             if prev is not None and prev["version"] >= match.version:
