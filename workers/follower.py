@@ -7,7 +7,7 @@ import time
 
 from redis.exceptions import RedisError
 
-from .leases import FOLLOWED_KEY, FOLLOWED_MS, Leases
+from .leases import FOLLOWED_KEY, FOLLOWED_MS, FOLLOWERS_KEY, Leases
 
 log = logging.getLogger("turnstream.worker")
 
@@ -66,18 +66,37 @@ class ProjectionFollower:
         finally:
             self.release_all()
 
+    def share(self) -> int:
+        """How many partitions this follower should hold: an even share among the followers alive (each counts
+        itself alive for FOLLOWED_MS at every claim), so a second worker takes half the work."""
+        now_ms = int(time.time() * 1000)
+        pipe = self.w.redis.pipeline(transaction=False)
+        pipe.zadd(FOLLOWERS_KEY, {self.owner: now_ms + FOLLOWED_MS})
+        pipe.zremrangebyscore(FOLLOWERS_KEY, "-inf", now_ms)
+        pipe.zcard(FOLLOWERS_KEY)
+        alive = max(pipe.execute()[-1], 1)
+        return -(-self.keys.partitions // alive)
+
     def claim(self) -> None:
-        """Renew the leases held, take the free ones (starting from their checkpoints), and say that the logs are
-        followed (the web processes then enqueue no projection jobs)."""
+        """Renew the leases held, give up those beyond this follower's share, take free ones up to it (starting
+        from their checkpoints), and say that the logs are followed (the web then enqueues no projection jobs)."""
         held = list(self.positions)
         for p, kept in zip(held, self.leases.renew_many(held) if held else []):
             if not kept:
                 log.warning("projection follower: lost partition %d's lease", p)
                 del self.positions[p]
+        share = self.share()
+        extra = sorted(self.positions)[share:]
+        for p in extra:  # another follower takes them from their checkpoints
+            self.leases.release(p)
+            del self.positions[p]
+        if extra:
+            log.info("projection follower %s: gave %d partitions up to share them, following %d", self.owner,
+                     len(extra), len(self.positions))
         free = [p for p, holder in zip(range(self.keys.partitions), self.leases.holders(range(self.keys.partitions)))
                 if holder is None]
         taken = []
-        for p in free:
+        for p in free[:max(share - len(self.positions), 0)]:
             if self.leases.take(p):
                 self.positions[p] = self.w.redis.get(self.keys.checkpoint(p)) or "0-0"
                 taken.append(p)
@@ -132,6 +151,7 @@ class ProjectionFollower:
     def release_all(self) -> None:
         """Give up every lease held (another follower, or the trigger's jobs, take the partitions over)."""
         try:
+            self.w.redis.zrem(FOLLOWERS_KEY, self.owner)
             for p in list(self.positions):
                 self.leases.release(p)
             if self.positions and self.queue_conn.get(FOLLOWED_KEY) == self.owner.encode():

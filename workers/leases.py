@@ -4,6 +4,7 @@ from __future__ import annotations
 LEASE_MS = 5000  # a holder that stops renewing (killed, frozen) loses its partition after this long
 FOLLOWED_KEY = "ts:projections:followed"  # in the queue Redis: set while some worker follows the logs
 FOLLOWED_MS = 3000
+FOLLOWERS_KEY = "ts:projections:followers"  # in the store's Redis: follower -> until when it is counted alive
 
 # renew or release only a lease we hold: another holder may have taken it after ours expired
 _RENEW = """

@@ -71,6 +71,8 @@ def test_two_followers_never_hold_one_partition_and_a_silent_ones_partitions_are
         time.sleep(0.3)
         assert second.follower.positions == {}, "the second took a partition the first still held"
         wait_for(lambda: row_version(w, mid) >= version, 10, "the second follower to take the lapsed leases")
+        wait_for(lambda: len(second.follower.positions) == w.store.keys.partitions, 10,
+                 "the second to take every partition once the silent one no longer counts as alive")
         holders = set(Leases(w.redis, w.store.keys, "test").holders(range(w.store.keys.partitions)))
         assert holders == {"second"}
         first.claim()  # the first wakes up: its leases are gone, and it takes none back
@@ -78,6 +80,35 @@ def test_two_followers_never_hold_one_partition_and_a_silent_ones_partitions_are
     finally:
         stop.set()
         second.join(5)
+
+
+def test_two_running_followers_share_the_partitions_and_one_left_takes_them_all(wiring, monkeypatch):
+    """A second follower makes the first give half its partitions up (an even share each, none held twice,
+    every one held); when the second stops, the first takes them all back, and rows keep coming."""
+    w = wiring
+    monkeypatch.setattr(follower_mod, "RENEW_SECONDS", 0.1)
+    partitions = w.store.keys.partitions
+    first, stop_first = run_follower(w, "first")
+    second = stop_second = None
+    try:
+        wait_for(lambda: len(first.follower.positions) == partitions, 10, "the first to take every partition")
+        second, stop_second = run_follower(w, "second")
+        wait_for(lambda: len(first.follower.positions) == len(second.follower.positions) == partitions // 2, 10,
+                 "an even share each")
+        holders = Leases(w.redis, w.store.keys, "test").holders(range(partitions))
+        assert sorted(holders) == sorted(["first"] * (partitions // 2) + ["second"] * (partitions // 2))
+        stop_second.set()
+        second.join(5)
+        wait_for(lambda: len(first.follower.positions) == partitions, 10, "the first to take them all back")
+        mid = create_started(w, "ann", w.games["dice-race"], ["ann", "bob"])
+        version = w.matches.submit("ann", mid, "note", {"text": "after"})["version"]
+        wait_for(lambda: row_version(w, mid) >= version, 10, "the row projected by the one left")
+    finally:
+        stop_first.set()
+        first.join(5)
+        if stop_second is not None:
+            stop_second.set()
+            second.join(5)
 
 
 def test_a_projection_job_leaves_a_followed_partition_alone(wiring):
