@@ -415,12 +415,15 @@ def report(fig: dict) -> str:
              f"server:       gunicorn {fig['server']}",
              f"in-process:   {fig['in_process_commands_per_s']:,.0f} Uchronia commands/s "
              f"(p99 {fig['in_process_p99_ms']:.2f} ms)",
-             f"{'phase':<22}{'clients':>8}{'per s':>9}{'p50 ms':>9}{'p99 ms':>9}{'web CPU ms':>12}{'ratio':>8}"]
+             "CPU ms: per request, of the web workers, the worker (projections) and Redis",
+             f"{'phase':<22}{'clients':>8}{'per s':>9}{'p50 ms':>9}{'p99 ms':>9}{'web CPU':>9}{'worker':>8}"
+             f"{'Redis':>7}{'ratio':>8}"]
     for kind, label in (("commands", "Uchronia command"), ("state", "GET /state"), ("note", "dice-race note")):
         for c, v in fig["http"][kind].items():
             ratio = f"{fig['http_ratio'][c]:.3f}" if kind == "commands" else ""
+            cpu = v["cpu_ms_per_request"]
             lines.append(f"{label:<22}{c:>8}{v['per_s']:>9,.0f}{v['p50_ms']:>9.1f}{v['p99_ms']:>9.1f}"
-                         f"{v['cpu_ms_per_request']['web']:>12.2f}{ratio:>8}")
+                         f"{cpu['web']:>9.2f}{cpu.get('worker', 0):>8.2f}{cpu.get('redis', 0):>7.2f}{ratio:>8}")
     lag = fig["projection_lag"]
     lines.append(f"projection lag during the command phases: p50 {lag['p50_ms']:.1f} ms, p99 {lag['p99_ms']:.1f} ms "
                  f"({lag['samples']} samples)")
