@@ -13,7 +13,6 @@ from service.logs import say
 from .queues import BOTS, MAIN, PROJECTIONS, alive_key
 
 log = logging.getLogger("turnstream.worker")
-BLOCK_SECONDS = 0.5  # the follower's longest wait in one read
 
 
 def _mark_alive(conn, name: str, every: float) -> None:
@@ -97,7 +96,7 @@ def run_worker(settings, burst: bool = False, name: str | None = None, queues=MA
     follower = None
     if reconciles and settings.follow_logs:
         from .context import wiring
-        from .follower import start_follower
+        from .follower import BLOCK_MS, start_follower
         follower = start_follower(wiring(), conn, name, stop)
     worker = None
     try:
@@ -123,7 +122,7 @@ def run_worker(settings, burst: bool = False, name: str | None = None, queues=MA
     finally:
         stop.set()
         if follower is not None:
-            follower.join(BLOCK_SECONDS + 2)  # it gives its leases up as it ends
+            follower.join(BLOCK_MS / 1000 + 2)  # it gives its leases up as it ends
         if not burst:
             with contextlib.suppress(RedisError):
                 conn.delete(alive_key(name))
