@@ -33,14 +33,18 @@ def samples(text: str) -> dict:
 
 
 def test_metrics_add_up_across_gunicorn_workers(redis_url, tmp_path):
-    """Commands answered by two gevent workers are all counted, by game and outcome; the histograms count
-    each command once; the Redis-derived figures and the token guard are there."""
+    """Commands answered by several gevent worker processes (two at a time, each replaced after 25 requests)
+    are all counted, by game and outcome; the histograms count each command once; the Redis-derived figures
+    and the token guard are there."""
     import redis
     redis.Redis.from_url(redis_url).flushdb()
     multiproc = tmp_path / "prom"
     port = free_port()
+    # each worker process is replaced after 25 requests, so commands are surely served by several processes
+    # (with two idle workers the kernel tends to hand every new connection to the same one)
     env = dict(os.environ, REDIS_URL=redis_url, PYTHONPATH=str(ROOT), PROMETHEUS_MULTIPROC_DIR=str(multiproc),
-               TURNSTREAM_METRICS_TOKEN=METRICS_TOKEN, TURNSTREAM_RATE_LIMIT_PER_MINUTE="100000")
+               TURNSTREAM_METRICS_TOKEN=METRICS_TOKEN, TURNSTREAM_RATE_LIMIT_PER_MINUTE="100000",
+               GUNICORN_CMD_ARGS="--max-requests 25 --max-requests-jitter 0")
     log = open(tmp_path / "gunicorn.log", "ab")
     proc = subprocess.Popen(web_command("127.0.0.1", port, workers=2), cwd=ROOT, env=env, stdout=log,
                             stderr=subprocess.STDOUT)
@@ -87,6 +91,6 @@ def test_metrics_add_up_across_gunicorn_workers(redis_url, tmp_path):
         assert ("turnstream_queue_jobs", frozenset({"queue": "projections"}.items())) in got
         assert got[("turnstream_matches", frozenset({"status": "active"}.items()))] >= 0
         pids = {f.stem.rsplit("_", 1)[-1] for f in multiproc.glob("counter_*.db")}
-        assert len(pids) == 2, f"both workers should have served commands: {sorted(pids)}"
+        assert len(pids) >= 2, f"the counts above add up several worker processes' files: {sorted(pids)}"
     finally:
         stop(proc)
