@@ -46,21 +46,15 @@ class ProjectionWriter:
         for _prev, row in rows:
             tx.set(self.keys.summary(row["id"]), json.dumps(row))
         tx.set(self.keys.checkpoint(p), checkpoint)
-        if not self.cluster:  # one Redis: the indexes, inboxes and news join the same MULTI, all or nothing
-            inboxes = [self._indexes(tx, prev, row) for prev, row in rows]
-            for (_prev, row), changed in zip(rows, inboxes):
-                self._announce(tx, row, changed)
-            tx.execute()
-            return rows
-        tx.execute()
-        if rows:  # a cluster: indexes live in other slots, so they follow the rows' MULTI
-            pipe = self.r.pipeline(transaction=False)
-            inboxes = [self._indexes(pipe, prev, row) for prev, row in rows]
+        # one Redis: the indexes, inboxes and news join the rows' MULTI, all or nothing; a cluster keeps its
+        # indexes in other slots, so they follow the MULTI, and the news follow them (a woken stream reads them)
+        indexes = tx if not self.cluster else self.r.pipeline(transaction=False)
+        news = tx if not self.cluster else self.r.pipeline(transaction=False)
+        inboxes = [self._indexes(indexes, prev, row) for prev, row in rows]
+        for (_prev, row), changed in zip(rows, inboxes):
+            self._announce(news, row, changed)
+        for pipe in dict.fromkeys((tx, indexes, news)):  # in this order; an empty pipeline sends nothing
             pipe.execute()
-            announce = self.r.pipeline(transaction=False)  # after the writes above: a stream woken reads them
-            for (_prev, row), changed in zip(rows, inboxes):
-                self._announce(announce, row, changed)
-            announce.execute()
         return rows
 
     def _indexes(self, pipe, prev: dict | None, row: dict) -> set:
