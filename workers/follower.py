@@ -18,7 +18,7 @@ FAILED_PAUSE_SECONDS = 2.0  # a partition whose batch failed is read again after
 
 
 class ProjectionFollower:
-    """Holds the leases of the partitions nobody else projects and applies their new log entries as soon as
+    """Holds the leases of its share of the partitions and applies their new log entries as soon as
     they are appended (one blocking XREAD over all of them): no job is enqueued or run per batch, so the
     read models trail the event store by one read and one batch. Started by `turnstream worker` when it
     serves projections; RQ projection jobs stay the fallback where no follower runs (burst workers, tests)."""
@@ -93,10 +93,12 @@ class ProjectionFollower:
         if extra:
             log.info("projection follower %s: gave %d partitions up to share them, following %d", self.owner,
                      len(extra), len(self.positions))
-        free = [p for p, holder in zip(range(self.keys.partitions), self.leases.holders(range(self.keys.partitions)))
-                if holder is None]
+        wanted = share - len(self.positions)
+        free = [] if wanted <= 0 else [p for p, holder in zip(range(self.keys.partitions),
+                                                               self.leases.holders(range(self.keys.partitions)))
+                                       if holder is None]
         taken = []
-        for p in free[:max(share - len(self.positions), 0)]:
+        for p in free[:max(wanted, 0)]:
             if self.leases.take(p):
                 self.positions[p] = self.w.redis.get(self.keys.checkpoint(p)) or "0-0"
                 taken.append(p)
