@@ -1,8 +1,7 @@
 """Queries over the read models: the match list and the inbox."""
 from __future__ import annotations
 
-import json
-
+from domain.engine.json_codec import loads
 from domain.engine.timestamps import from_epoch
 
 from .summary import waits
@@ -20,7 +19,7 @@ class ReadModels:
         pipe = self.r.pipeline(transaction=False)
         for mid in match_ids:
             pipe.get(self.keys.summary(mid))
-        return [json.loads(raw) for raw in pipe.execute() if raw]
+        return [loads(raw) for raw in pipe.execute() if raw]
 
     def list_matches(self, status=None, game=None, player=None, limit: int = 50) -> list:
         """Matches, newest activity first, filtered by status, game and player."""

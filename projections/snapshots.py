@@ -7,10 +7,10 @@ from the latest one. A Match loaded from a snapshot lacks the envelopes before i
 """
 from __future__ import annotations
 
-import json
 from functools import partial
 
 from domain.engine.aggregate import Match
+from domain.engine.json_codec import compact_json, loads
 
 FORMAT = 1
 WRITTEN_MEMO = 100_000  # matches whose latest snapshot version a process remembers
@@ -41,7 +41,7 @@ def to_json(match: Match) -> dict:
     doc["chain"] = match.chain
     doc["format"] = FORMAT
     doc["effective"] = to_ranges(match.effective)
-    return json.loads(json.dumps(doc))
+    return loads(compact_json(doc))
 
 
 def from_json(doc: dict, games: dict, history=None) -> Match | None:
@@ -85,7 +85,7 @@ class SnapshotStore:
         raw = self.r.hget(self.keys.snapshot(match_id), str(eligible[-1]))
         if raw is None:
             return None
-        return from_json(json.loads(raw), games or self.games, partial(self.history, match_id))
+        return from_json(loads(raw), games or self.games, partial(self.history, match_id))
 
     def latest(self, match_id: str, games: dict | None = None) -> Match | None:
         """For a cold load: the latest snapshot strictly before the head (so at least the head event is
@@ -116,7 +116,7 @@ class SnapshotStore:
             for env in envelopes:
                 current.apply(env, self.games)
                 if current.version % self.every == 0 and current.version > last:
-                    docs[str(current.version)] = json.dumps(to_json(current), separators=(",", ":"))
+                    docs[str(current.version)] = compact_json(to_json(current))
             if docs:
                 self.r.hset(self.keys.snapshot(match.id), mapping=docs)
                 written += len(docs)

@@ -1,8 +1,7 @@
 """Writes match-list rows, indexes and inboxes to Redis, idempotently and in version order."""
 from __future__ import annotations
 
-import json
-
+from domain.engine.json_codec import compact_json, loads
 from domain.engine.timestamps import epoch
 
 from .summary import inbox_changes, last_actions, match_row, waiting
@@ -35,7 +34,7 @@ class ProjectionWriter:
             self.queue_previous_reads(pipe, matches)
             stored = pipe.execute()
         for match, raw in zip(matches, stored):
-            prev = json.loads(raw) if raw else None
+            prev = loads(raw) if raw else None
             if prev is not None and prev["version"] >= match.version:
                 continue
             at = match.envelopes[-1]["at"] if match.envelopes else None
@@ -44,7 +43,7 @@ class ProjectionWriter:
             rows.append((prev, row))
         tx = self.r.pipeline(transaction=True)  # per-match rows and the checkpoint share the slot
         for _prev, row in rows:
-            tx.set(self.keys.summary(row["id"]), json.dumps(row))
+            tx.set(self.keys.summary(row["id"]), compact_json(row))
         tx.set(self.keys.checkpoint(p), checkpoint)
         # one Redis: the indexes, inboxes and news join the rows' MULTI, all or nothing; a cluster keeps its
         # indexes in other slots, so they follow the MULTI, and the news follow them (a woken stream reads them)

@@ -1,13 +1,14 @@
 """One reader per process follows the partition logs and wakes the live-update streams of the touched matches."""
 from __future__ import annotations
 
-import json
 import logging
 import threading
 import time
 from collections import deque
 
 from redis.exceptions import RedisError
+
+from domain.engine.json_codec import compact_json
 
 log = logging.getLogger("turnstream.live")
 
@@ -31,7 +32,7 @@ def entry_ms(entry_id: str) -> int:
 
 def compact(value) -> str:
     """Compact JSON for a stream message."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return compact_json(value)
 
 
 class StreamsFull(Exception):

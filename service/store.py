@@ -1,11 +1,12 @@
 """The Redis event store: one Lua append script, reads by version with XRANGE."""
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
 from redis.exceptions import NoScriptError
+
+from domain.engine.json_codec import compact_json, loads
 
 from .keys import Keys
 from .metrics import count_round_trip
@@ -15,7 +16,7 @@ APPEND_LUA = (Path(__file__).with_name("append.lua")).read_text()
 
 def dumps(value) -> str:
     """Compact JSON for storage."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return compact_json(value)
 
 
 @dataclass
@@ -64,8 +65,8 @@ class EventStore:
         if kind == "ok":
             return AppendResult("ok", int(value))
         if kind == "dup":
-            return AppendResult("dup", answer=json.loads(value))
-        return AppendResult("conflict", int(value), envelopes=[json.loads(e) for e in reply[2:]])
+            return AppendResult("dup", answer=loads(value))
+        return AppendResult("conflict", int(value), envelopes=[loads(e) for e in reply[2:]])
 
     def read(self, match_id: str, after: int = 0, command_id: str | None = None,
              with_secret: bool = False) -> ReadResult:
@@ -83,9 +84,9 @@ class EventStore:
                 pipe.get(self.keys.secret(match_id))
             replies = pipe.execute()
         entries = replies[0]
-        answer = json.loads(replies[1]) if command_id and replies[1] else None
+        answer = loads(replies[1]) if command_id and replies[1] else None
         secret = replies[-1] if with_secret else None
-        envelopes = [json.loads(fields["e"]) for _id, fields in entries]
+        envelopes = [loads(fields["e"]) for _id, fields in entries]
         return ReadResult(envelopes, answer, secret, exists=bool(envelopes) or after > 0)
 
     def read_many(self, positions: dict) -> dict:
@@ -94,13 +95,13 @@ class EventStore:
         pipe = self.r.pipeline(transaction=False)
         for match_id, after in positions.items():
             pipe.xrange(self.keys.stream(match_id), f"0-{after + 1}", "+")
-        return {match_id: [json.loads(fields["e"]) for _id, fields in entries]
+        return {match_id: [loads(fields["e"]) for _id, fields in entries]
                 for match_id, entries in zip(positions, pipe.execute())}
 
     def read_range(self, match_id: str, start: int, end: int | None = None) -> list:
         """The envelopes with start <= version <= end (end None = to the head)."""
         entries = self.r.xrange(self.keys.stream(match_id), f"0-{start}", f"0-{end}" if end else "+")
-        return [json.loads(fields["e"]) for _id, fields in entries]
+        return [loads(fields["e"]) for _id, fields in entries]
 
     def version(self, match_id: str) -> int:
         """The match's current version (0 if it does not exist)."""

@@ -11,18 +11,14 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
+
+from .json_codec import canonical_json
 
 GENESIS = "0" * 64
 HASHED_FIELDS = ("version", "type", "scope", "actor", "at", "data", "rng", "cmd")
 LEGACY_FORMAT = 1
 SALTED_FORMAT = 2
 CHAIN_FORMAT = SALTED_FORMAT  # the format of new matches
-
-
-def canonical_json(value) -> str:
-    """JSON with sorted keys and no insignificant whitespace."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def chain_salt(seed: bytes, version: int) -> str:
