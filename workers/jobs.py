@@ -5,6 +5,8 @@ import logging
 import os
 import uuid
 
+from redis.exceptions import RedisError
+
 from projections.writer import ProjectionWriter
 
 from .bot_turns import recover_stalled
@@ -21,7 +23,7 @@ def project_entries(w, p: int, entries: list) -> int:
     """Apply a batch of partition p's log entries (the next after its checkpoint) to every read model and move
     the checkpoint past them; return the rows written."""
     match_ids = list(dict.fromkeys(fields["m"] for _id, fields in entries))
-    matches = w.matches.load_many(match_ids)
+    matches = load_foldable(w, p, match_ids)
     w.ratings.record_finished(matches)  # before the checkpoint moves: a crash here records them next time
     writer = ProjectionWriter(w.redis, w.store.keys)
     players = sorted({player for m in matches for player in m.players})
@@ -35,6 +37,29 @@ def project_entries(w, p: int, entries: list) -> int:
     w.matches.snapshots.write_due(matches)
     log.debug("partition %d: %d log entries, %d matches", p, len(entries), len(matches))
     return len(changes)
+
+
+def load_foldable(w, p: int, match_ids: list) -> list:
+    """The batch's matches folded to their latest versions, in one pipelined read. A match this process cannot
+    fold (its game is not hosted here, its data is bad) is logged and left out, so that it never holds up
+    the other matches of its partition; it is tried again with its next event (or `turnstream rebuild`)."""
+    try:
+        return w.matches.load_many(match_ids)
+    except RedisError:
+        raise
+    except Exception:  # find the culprit: load each match alone
+        pass
+    matches = []
+    for match_id in match_ids:
+        try:
+            matches.append(w.matches.load(match_id))
+        except RedisError:
+            raise
+        except Exception as exc:
+            w.matches.cache.evict(match_id)  # a fold that failed half way must not be trusted
+            log.error("partition %d: match %s cannot be folded here (%s: %s); its read models stay as they were",
+                      p, match_id, type(exc).__name__, exc)
+    return matches
 
 
 def project_partition(p: int) -> int:

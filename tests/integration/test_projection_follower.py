@@ -240,3 +240,31 @@ def test_a_batch_that_fails_pauses_its_own_partition_only(wiring, monkeypatch):
     finally:
         stop.set()
         thread.join(5)
+
+
+def test_a_match_that_cannot_be_folded_here_holds_up_no_other_match(settings, redis_client, games, caplog):
+    """A match whose game this worker does not host (or whose data is bad) is logged and left out of its
+    batch: the other matches of its partition are projected and the checkpoint moves on, instead of the
+    whole partition retrying the same failing batch for ever."""
+    import dataclasses
+
+    from service.wiring import build
+    from workers import context
+    one_partition = dataclasses.replace(settings, partitions=1)
+    w = build(one_partition, games=games, start_trigger=False)
+    race = create_started(w, "p0", games["dice-race"], ["p0", "q0"])
+    odd = create_started(w, "u0", games["uchronia"], ["u0", "u1"])
+    later = create_started(w, "p1", games["dice-race"], ["p1", "q1"])
+    hosting_less = build(one_partition, games={"dice-race": games["dice-race"]}, start_trigger=False)
+    context.use(hosting_less)
+    try:
+        assert project_partition(0) == 2
+        assert row_version(hosting_less, race) == w.store.version(race)
+        assert row_version(hosting_less, later) == w.store.version(later)
+        assert row_version(hosting_less, odd) == 0
+        assert lagging_partitions(hosting_less) == []
+        assert f"match {odd} cannot be folded here" in caplog.text
+    finally:
+        context.use(None)
+        w.live.stop()
+        hosting_less.live.stop()
