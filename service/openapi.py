@@ -14,6 +14,7 @@ RULE_PARAM = re.compile(r"<(?:[^:<>]+:)?([^<>]+)>")
 MUTATING = {"POST", "PUT", "PATCH", "DELETE"}
 STATUS_TEXT = {
     200: "success", 201: "created", 204: "done, no content",
+    304: "not modified: `If-None-Match` names the current `ETag`",
     400: "malformed body, query or parameter (`error.fields` names the fields)",
     401: "no token, or a token that is not valid", 403: "the caller may not do this here",
     404: "no such resource", 409: "conflict with the current state (stale version, finished or paused match)",
@@ -21,6 +22,10 @@ STATUS_TEXT = {
     429: "rate limited; retry after `Retry-After` seconds", 503: "the event store is unreachable; retry shortly",
 }
 RETRY_AFTER = {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer", "minimum": 0}}}
+ETAG = {"ETag": {"description": "names this representation (send it back as If-None-Match)",
+                 "schema": {"type": "string"}}}
+IF_NONE_MATCH = {"name": "If-None-Match", "in": "header", "required": False, "schema": {"type": "string"},
+                 "description": "an ETag this caller holds: 304 without a body while it is still current"}
 
 
 class ErrorDetail(Schema):
@@ -125,11 +130,15 @@ def _responses(op: Operation, method: str, path: str) -> dict:
     for code in _statuses(op, method, path):
         if code == op.ok == 204:
             resp = {"description": STATUS_TEXT[204]}
+        elif code == 304:
+            resp = {"description": STATUS_TEXT[304], "headers": dict(ETAG)}
         elif code == op.ok:
             schema = op.answer or {"type": "object"}
             if op.content != "application/json":
                 schema = {"type": "string"}
             resp = {"description": STATUS_TEXT.get(code, "success"), "content": {op.content: {"schema": schema}}}
+            if 304 in op.errors:
+                resp["headers"] = dict(ETAG)
             if op.links:
                 resp["links"] = {name: {"operationId": target, "parameters": params}
                                  for name, (target, params) in op.links.items()}

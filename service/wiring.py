@@ -14,6 +14,7 @@ from .config import Settings, from_env
 from .connections import make_queue_redis, make_redis, make_stream_redis
 from .live_hub import BLOCK_MS, LiveHub, StreamCaps
 from .matches import MatchService
+from .state_views import StateViews
 from .store import EventStore
 from .trigger import ProjectionTrigger
 from .users import Users
@@ -33,6 +34,7 @@ class Wiring:
     ratings: Ratings
     trigger: Any
     live: LiveHub
+    state_views: StateViews
 
 
 def build(settings: Settings | None = None, redis_client=None, queue_redis=None, games=None,
@@ -51,7 +53,7 @@ def build(settings: Settings | None = None, redis_client=None, queue_redis=None,
     return Wiring(settings=settings, redis=r, store=store, users=Users(r, AuthCache(r, settings.auth_cache_seconds)), games=games, matches=matches,
                   read_models=ReadModels(r, store.keys), ratings=Ratings(r),
                   trigger=trigger,
-                  live=build_live(settings, redis_client, games, matches))
+                  live=build_live(settings, redis_client, games, matches), state_views=StateViews(matches))
 
 
 def build_live(settings: Settings, redis_client, games: dict, matches: MatchService) -> LiveHub:

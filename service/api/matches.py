@@ -2,7 +2,7 @@
 chat, rematch."""
 from __future__ import annotations
 
-from flask import Blueprint, g
+from flask import Blueprint, current_app, g, request
 from marshmallow import ValidationError
 
 from domain.bots import NAMES as BOT_NAMES
@@ -12,7 +12,7 @@ from .. import chat as chat_service
 from .. import invitations, schemas
 from ..errors import ApiError
 from ..metrics import command_observed
-from ..openapi import documented
+from ..openapi import IF_NONE_MATCH, documented
 from ..http import body, body_one_of, current_user, query, wiring
 
 bp = Blueprint("matches", __name__)
@@ -126,18 +126,15 @@ def chat(match_id):
 
 
 @bp.get("/api/matches/<match_id>/state")
-@documented("the match as the caller (or a spectator) may see it", auth="optional")
+@documented("the match as the caller (or a spectator) may see it", auth="optional", errors=(304,),
+            headers=(IF_NONE_MATCH,))
 def state(match_id):
-    """The match as the caller (or a spectator) may see it."""
+    """The match as the caller (or a spectator) may see it; 304 when If-None-Match names this very state."""
     user = current_user(optional=True)
-
-    def as_seen(match):
-        viewer = match.viewer_for(user["id"] if user else None)
-        return {"id": match.id, "game": match.game_id, "status": match.status, "version": match.version,
-                "players": list(match.players), "active_players": match.active_players(),
-                "view": match.view(viewer), "result": match.result}
-
-    return wiring().matches.read(match_id, as_seen)
+    payload, tag = wiring().state_views.render(match_id, user["id"] if user else None)
+    response = current_app.response_class(payload, mimetype="application/json")
+    response.set_etag(tag)
+    return response.make_conditional(request)
 
 
 @bp.get("/api/matches/<match_id>/legal")
