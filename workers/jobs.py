@@ -48,18 +48,21 @@ def load_foldable(w, p: int, match_ids: list) -> list:
     except RedisError:
         raise
     except Exception:  # find the culprit: load each match alone
-        pass
-    matches = []
-    for match_id in match_ids:
-        try:
-            matches.append(w.matches.load(match_id))
-        except RedisError:
-            raise
-        except Exception as exc:
-            w.matches.cache.evict(match_id)  # a fold that failed half way must not be trusted
-            log.error("partition %d: match %s cannot be folded here (%s: %s); its read models stay as they were",
-                      p, match_id, type(exc).__name__, exc)
-    return matches
+        loaded = [_load_alone(w, p, match_id) for match_id in match_ids]
+        return [match for match in loaded if match is not None]
+
+
+def _load_alone(w, p: int, match_id: str):
+    """One match folded to its latest version, or None (logged) when this process cannot fold it."""
+    try:
+        return w.matches.load(match_id)
+    except RedisError:
+        raise
+    except Exception as exc:
+        w.matches.cache.evict(match_id)  # a fold that failed half way must not be trusted
+        log.error("partition %d: match %s cannot be folded here (%s: %s); its read models stay as they were",
+                  p, match_id, type(exc).__name__, exc)
+        return None
 
 
 def project_partition(p: int) -> int:
