@@ -1,10 +1,16 @@
-"""JSON for the hot paths: orjson where it writes exactly what the standard library writes, the library otherwise.
+"""JSON for the hot paths: orjson where it gives what the standard library gives, the library otherwise.
 
-The hash chain covers canonical JSON, so its bytes may never change: orjson with sorted keys writes the
-same bytes as `json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=False)` for every value a
-JSON document can hold (the tests compare both on generated values). What orjson refuses (keys that are
-not strings, integers beyond 64 bits, lone surrogates) and what it writes differently (floats)
-goes to the standard library, as before.
+- `canonical_json` (what the hash chain covers) must keep its exact bytes: orjson with sorted keys writes
+  the bytes of `json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=False)` for every string,
+  integer, list and object, but some floats differently (6.1e-05 as 0.00006103515625, 1e-08 as 1e-8).
+  Output that may hold such a float (an exponent, or a decimal starting 0.0000; a string that merely looks
+  like one too) is written by the standard library instead.
+- `compact_json` (storage) only has to read back as the same values: orjson, whose floats round-trip.
+- `loads` reads what `json.loads` reads: orjson, except for text with a run of 19 digits, where an integer
+  beyond 64 bits may hide (orjson would read it as a float), and what orjson refuses (NaN, lone surrogates).
+
+What orjson refuses to write (keys that are not strings, integers beyond 64 bits, lone surrogates) is written
+by the standard library. NaN and infinities, which are not JSON, orjson writes as null.
 """
 from __future__ import annotations
 
@@ -14,22 +20,19 @@ import re
 import orjson
 
 _SORTED = orjson.OPT_SORT_KEYS
-# orjson writes some floats differently (6.1e-05 as 0.000061, 1e-08 as 1e-8): output holding a float (a
-# number with "." or "e" where a value starts; a string that merely looks like one too) is written by the
-# standard library instead. NaN and infinities, which are not JSON, orjson writes as null.
-_FLOAT = re.compile(rb'(?:^|":|[,\[])-?[0-9]+[.eE]').search
-# orjson reads an integer beyond 64 bits as a float (the hash of its event would change): text with a run of
-# 19 digits or more, which is where such integers hide, is read by the standard library instead
-_LONG_DIGITS = {str: re.compile(r"\d{19}").search, bytes: re.compile(rb"\d{19}").search}
+_EXPONENT = re.compile(rb"[0-9][eE][-+0-9]").search
+_SMALL_DECIMAL = b"0.0000"
+_DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
+_LONG_INTEGER = b"0" * 19
 
 
 def canonical_json(value) -> str:
-    """JSON with sorted keys and no insignificant whitespace."""
+    """JSON with sorted keys and no insignificant whitespace (the standard library's exact bytes)."""
     try:
         out = orjson.dumps(value, option=_SORTED)
     except TypeError:
         out = None
-    if out is None or _FLOAT(out):
+    if out is None or _SMALL_DECIMAL in out or _EXPONENT(out):
         return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return out.decode()
 
@@ -37,19 +40,15 @@ def canonical_json(value) -> str:
 def compact_json(value) -> str:
     """JSON in the order of the value's keys, with no insignificant whitespace."""
     try:
-        out = orjson.dumps(value)
+        return orjson.dumps(value).decode()
     except TypeError:
-        out = None
-    if out is None or _FLOAT(out):
         return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-    return out.decode()
 
 
 def loads(raw):
-    """Parse JSON text (str or bytes) exactly as `json.loads` does: orjson unless the text may hold an integer
-    beyond 64 bits, the standard library for that and for what orjson refuses (NaN, lone surrogates)."""
-    search = _LONG_DIGITS.get(type(raw))
-    if search is not None and search(raw) is None:
+    """Parse JSON text (str or bytes) into what `json.loads` gives."""
+    text = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
+    if _LONG_INTEGER not in text.translate(_DIGITS_AS_ZERO):
         try:
             return orjson.loads(raw)
         except orjson.JSONDecodeError:
