@@ -4,6 +4,7 @@ from __future__ import annotations
 from domain.engine.json_codec import compact_json, loads
 from domain.engine.timestamps import epoch
 
+from .atomic_writes import AtomicWrites
 from .summary import inbox_changes, last_actions, match_row, waiting
 
 STATUSES = ("invited", "open", "active", "finished", "cancelled")
@@ -41,11 +42,12 @@ class ProjectionWriter:
             row = match_row(match, at)
             row["waiting"] = waiting(prev, row, at, last_actions(match.envelopes, set(match.players)))
             rows.append((prev, row))
-        tx = self.r.pipeline(transaction=True)  # per-match rows and the checkpoint share the slot
+        # per-match rows and the checkpoint share the slot: one MULTI on a cluster, one script on one Redis
+        tx = self.r.pipeline(transaction=True) if self.cluster else AtomicWrites(self.r)
         for _prev, row in rows:
             tx.set(self.keys.summary(row["id"]), compact_json(row))
         tx.set(self.keys.checkpoint(p), checkpoint)
-        # one Redis: the indexes, inboxes and news join the rows' MULTI, all or nothing; a cluster keeps its
+        # one Redis: the indexes, inboxes and news join the rows' script, all or nothing; a cluster keeps its
         # indexes in other slots, so they follow the MULTI, and the news follow them (a woken stream reads them)
         indexes = tx if not self.cluster else self.r.pipeline(transaction=False)
         news = tx if not self.cluster else self.r.pipeline(transaction=False)
