@@ -51,6 +51,6 @@ def loads(raw):
     if _LONG_INTEGER not in text.translate(_DIGITS_AS_ZERO):
         try:
             return orjson.loads(raw)
-        except orjson.JSONDecodeError:
-            pass
+        except orjson.JSONDecodeError:  # NaN, a lone surrogate, or not JSON: the json module decides
+            return json.loads(raw)
     return json.loads(raw)
