@@ -30,11 +30,6 @@ def entry_ms(entry_id: str) -> int:
     return int(entry_id.split("-", 1)[0])
 
 
-def compact(value) -> str:
-    """Compact JSON for a stream message."""
-    return compact_json(value)
-
-
 class StreamsFull(Exception):
     """A cap on open streams is reached: `which` is "process", "user" or "address"."""
 
@@ -299,7 +294,7 @@ class LiveHub:
         out = []
         for viewer, group in by_viewer.items():
             for env in envs:
-                item = ("event", match.id, env["version"], compact(match.redact(env, viewer)), at_ms)
+                item = ("event", match.id, env["version"], compact_json(match.redact(env, viewer)), at_ms)
                 out.extend((sub, item) for sub in group)
         return out
 
@@ -315,7 +310,7 @@ class LiveHub:
         to those whose inbox changed."""
         players = [p for p in fields.get("players", "").split(",") if p]
         changed = {p for p in fields.get("inbox", "").split(",") if p}
-        summary = compact({"match": match_id, "version": int(fields.get("v", 0)), "status": fields.get("status")})
+        summary = compact_json({"match": match_id, "version": int(fields.get("v", 0)), "status": fields.get("status")})
         for sub in self._user_subscribers(players):
             sub.push(("summary", summary))
         for user in changed:
@@ -327,7 +322,7 @@ class LiveHub:
 
     def inbox_message(self, user_id: str) -> str:
         """The user's current inbox as a stream message body."""
-        return compact({"matches": self.read_models.inbox(user_id)})
+        return compact_json({"matches": self.read_models.inbox(user_id)})
 
     # -- catching up -------------------------------------------------------------------------------
     def replay_since(self, sub: Subscriber, since_ms: int) -> list | None:

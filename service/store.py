@@ -14,11 +14,6 @@ from .metrics import count_round_trip
 APPEND_LUA = (Path(__file__).with_name("append.lua")).read_text()
 
 
-def dumps(value) -> str:
-    """Compact JSON for storage."""
-    return compact_json(value)
-
-
 @dataclass
 class AppendResult:
     """The outcome of an append: ok (new version), conflict (current version) or dup (stored answer)."""
@@ -52,9 +47,9 @@ class EventStore:
                secret: str = "") -> AppendResult:
         """Append envelopes (dicts, or their JSON already encoded) if the match is at `expected` and
         `command_id` is new; all or nothing."""
-        stored = dumps(answer) if (command_id and answer is not None) else ""  # kept only for a command id
+        stored = compact_json(answer) if (command_id and answer is not None) else ""  # kept only for a command id
         args = [expected, command_id or "", stored, head_before, head_after, status, match_id, game_id, secret]
-        args += [e if isinstance(e, str) else dumps(e) for e in envelopes]
+        args += [e if isinstance(e, str) else compact_json(e) for e in envelopes]
         keys = self.keys.match_keys(match_id)
         count_round_trip()
         try:  # EVALSHA straight through execute_command: the Script wrapper costs a few µs a call
