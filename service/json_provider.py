@@ -1,10 +1,22 @@
 """Flask's JSON through orjson: responses and request bodies are the hot JSON of every request."""
 from __future__ import annotations
 
+import json
+
 import orjson
 from flask.json.provider import DefaultJSONProvider
 
 OPTIONS = orjson.OPT_NON_STR_KEYS
+
+
+def response_body(obj, default=None, fallback=None) -> bytes:
+    """A JSON response's body: orjson's bytes and a newline; what orjson refuses (an integer beyond 64 bits)
+    through `fallback(obj) -> str` (compact `json.dumps` when none is given)."""
+    try:
+        return orjson.dumps(obj, default=default, option=OPTIONS | orjson.OPT_APPEND_NEWLINE)
+    except TypeError:
+        text = fallback(obj) if fallback is not None else json.dumps(obj, separators=(",", ":"))
+        return (text + "\n").encode()
 
 
 class OrjsonProvider(DefaultJSONProvider):
@@ -33,8 +45,5 @@ class OrjsonProvider(DefaultJSONProvider):
         obj = self._prepare_response_obj(args, kwargs)
         if self._app.debug:
             return super().response(obj)
-        try:
-            data = orjson.dumps(obj, default=self.default, option=OPTIONS | orjson.OPT_APPEND_NEWLINE)
-        except TypeError:
-            data = super().dumps(obj, separators=(",", ":")) + "\n"
+        data = response_body(obj, self.default, lambda o: super(OrjsonProvider, self).dumps(o, separators=(",", ":")))
         return self._app.response_class(data, mimetype=self.mimetype)

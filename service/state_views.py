@@ -1,13 +1,11 @@
 """Rendered match states, kept per process: a (match, viewer) at one version is viewed and encoded once."""
 from __future__ import annotations
 
-import json
 import threading
 
-import orjson
+from .json_provider import response_body
 
 MAX_ENTRIES = 2048  # (match, viewer) pairs per process; the oldest half goes when full
-_OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_APPEND_NEWLINE
 
 
 def state_document(match, user_id: str | None) -> dict:
@@ -16,14 +14,6 @@ def state_document(match, user_id: str | None) -> dict:
     return {"id": match.id, "game": match.game_id, "status": match.status, "version": match.version,
             "players": list(match.players), "active_players": match.active_players(),
             "view": match.view(viewer), "result": match.result}
-
-
-def encode(document: dict) -> bytes:
-    """The JSON body of a response, as the app's JSON provider writes it."""
-    try:
-        return orjson.dumps(document, option=_OPTIONS)
-    except TypeError:  # an integer beyond 64 bits
-        return (json.dumps(document, separators=(",", ":")) + "\n").encode()
 
 
 def entity_tag(version: int, viewer: str | None) -> str:
@@ -50,7 +40,7 @@ class StateViews:
             kept = self._bodies.get(key)
             if kept is not None and kept[0] == match.version:
                 return kept[1], entity_tag(match.version, viewer)
-            body = encode(state_document(match, user_id))
+            body = response_body(state_document(match, user_id))
             self._keep(key, match.version, body)
             return body, entity_tag(match.version, viewer)
 
