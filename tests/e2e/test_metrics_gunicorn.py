@@ -3,12 +3,15 @@ the command counters add up across the workers after a known number of commands.
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
+import time
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
 from prometheus_client.parser import text_string_to_metric_families
 
+from service.benchmarks.http import children
 from service.embedded_redis import free_port
 from service.web_server import web_command
 from tests.e2e.processes import ROOT, Api, start_invited, stop, wait_http
@@ -33,18 +36,15 @@ def samples(text: str) -> dict:
 
 
 def test_metrics_add_up_across_gunicorn_workers(redis_url, tmp_path):
-    """Commands answered by several gevent worker processes (two at a time, each replaced after 25 requests)
-    are all counted, by game and outcome; the histograms count each command once; the Redis-derived figures
-    and the token guard are there."""
+    """Commands answered by several gevent worker processes (two at a time; half of the commands before both
+    are replaced, half after) are all counted, by game and outcome; the histograms count each command once;
+    the Redis-derived figures and the token guard are there."""
     import redis
     redis.Redis.from_url(redis_url).flushdb()
     multiproc = tmp_path / "prom"
     port = free_port()
-    # each worker process is replaced after 25 requests, so commands are surely served by several processes
-    # (with two idle workers the kernel tends to hand every new connection to the same one)
     env = dict(os.environ, REDIS_URL=redis_url, PYTHONPATH=str(ROOT), PROMETHEUS_MULTIPROC_DIR=str(multiproc),
-               TURNSTREAM_METRICS_TOKEN=METRICS_TOKEN, TURNSTREAM_RATE_LIMIT_PER_MINUTE="100000",
-               GUNICORN_CMD_ARGS="--max-requests 25 --max-requests-jitter 0")
+               TURNSTREAM_METRICS_TOKEN=METRICS_TOKEN, TURNSTREAM_RATE_LIMIT_PER_MINUTE="100000")
     log = open(tmp_path / "gunicorn.log", "ab")
     proc = subprocess.Popen(web_command("127.0.0.1", port, workers=2), cwd=ROOT, env=env, stdout=log,
                             stderr=subprocess.STDOUT)
@@ -72,8 +72,22 @@ def test_metrics_add_up_across_gunicorn_workers(redis_url, tmp_path):
             out.append(apis[actor].post(f"/api/matches/{match['id']}/commands", {"type": "no_such_command"})[0])
             return out
 
-        with ThreadPoolExecutor(4) as pool:
-            for out in pool.map(play, matches):
+        with ThreadPoolExecutor(2) as pool:
+            for out in pool.map(play, matches[:2]):
+                statuses += out
+        # the workers that served the first half are replaced (a worker recycled after --max-requests ends the
+        # same way); their counts must still add up. With two idle workers the kernel tends to hand every new
+        # connection to the same one, so replacing them is what makes several processes count for sure.
+        first = children(proc.pid)
+        for pid in first:
+            os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + 30
+        while not (len(now := children(proc.pid)) == 2 and not set(now) & set(first)):
+            assert time.monotonic() < deadline, f"gunicorn did not replace its workers: {first} -> {now}"
+            time.sleep(0.1)
+        wait_http(base + "/healthz", timeout=30)
+        with ThreadPoolExecutor(2) as pool:
+            for out in pool.map(play, matches[2:]):
                 statuses += out
         assert statuses.count(201) == 24 and statuses.count(409) == 4 and statuses.count(400) == 4, statuses
         status, text = scrape(base, METRICS_TOKEN)
@@ -92,5 +106,6 @@ def test_metrics_add_up_across_gunicorn_workers(redis_url, tmp_path):
         assert got[("turnstream_matches", frozenset({"status": "active"}.items()))] >= 0
         pids = {f.stem.rsplit("_", 1)[-1] for f in multiproc.glob("counter_*.db")}
         assert len(pids) >= 2, f"the counts above add up several worker processes' files: {sorted(pids)}"
+        assert pids & {str(pid) for pid in first}, "the replaced workers' counts are among them"
     finally:
         stop(proc)
