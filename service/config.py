@@ -38,6 +38,7 @@ class Settings:
     streams_per_address: int = 64
     stream_retry_after_seconds: int = 5
     stream_redis_connections: int = 16
+    gc_sweep_seconds: float = 900.0
     bot_ms: float = 300.0
     metrics_token: str = ""
     log_format: str = "text"
@@ -95,6 +96,7 @@ def from_env(env=None) -> Settings:
         streams_per_address=int(get("TURNSTREAM_STREAMS_PER_ADDRESS") or 64),
         stream_retry_after_seconds=int(get("TURNSTREAM_STREAM_RETRY_AFTER") or 5),
         stream_redis_connections=int(get("TURNSTREAM_STREAM_REDIS_CONNECTIONS") or 16),
+        gc_sweep_seconds=float(get("TURNSTREAM_GC_SWEEP_SECONDS") or 900.0),
         bot_ms=float(get("TURNSTREAM_BOT_MS") or 300.0),
         metrics_token=get("TURNSTREAM_METRICS_TOKEN", ""),
         log_format="json" if get("TURNSTREAM_LOG_FORMAT", "").lower() == "json" else "text",

@@ -69,11 +69,15 @@ def post_fork(server, worker):
 
 def post_worker_init(worker):
     """Once the worker is told to stop, end its live-update streams so that browsers resume elsewhere at once
-    (instead of holding the graceful shutdown for `graceful_timeout`); answer each sized response in one send."""
+    (instead of holding the graceful shutdown for `graceful_timeout`); answer each sized response in one send;
+    freeze what the app has built, and what survives each full collection, out of the collector's way."""
     import gevent
 
+    from service import gc_policy, metrics
+    from service.config import from_env
     from service.web_response import install
     install()
+    gc_policy.install(from_env().gc_sweep_seconds, on_pause=metrics.observe_gc_pause)
 
     def end_streams_on_stop():
         while worker.alive:

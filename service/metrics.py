@@ -21,6 +21,9 @@ COMMAND_SECONDS = Histogram("turnstream_command_seconds", "Time to answer a comm
                             buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0))
 COMMAND_ROUND_TRIPS = Histogram("turnstream_command_redis_round_trips", "Redis round trips per command",
                                 buckets=(0, 1, 2, 3, 4, 6))
+GC_PAUSE_SECONDS = Histogram("turnstream_gc_pause_seconds", "Garbage collection pauses by generation (a pause "
+                             "stops every request of its process)", ["generation"],
+                             buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0))
 LIVE_STREAMS = Gauge("turnstream_live_streams", "Open live-update streams (SSE)", multiprocess_mode="livesum")
 WEBHOOK_OUTCOMES_KEY = "ts:metrics:webhooks"  # hash outcome -> count, kept in Redis by the delivering workers
 
@@ -73,6 +76,17 @@ class command_observed:
         latency.observe(elapsed)
         COMMAND_ROUND_TRIPS.observe(_trips.n)
         return False
+
+
+_gc_pauses = {}  # generation -> histogram child
+
+
+def observe_gc_pause(generation: int, seconds: float) -> None:
+    """Record one garbage collection pause (called by the process's gc policy after every collection)."""
+    child = _gc_pauses.get(generation)
+    if child is None:
+        child = _gc_pauses[generation] = GC_PAUSE_SECONDS.labels(str(generation))
+    child.observe(seconds)
 
 
 @contextmanager

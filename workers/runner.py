@@ -87,6 +87,9 @@ def run_worker(settings, burst: bool = False, name: str | None = None, queues=MA
     if BOTS in queues and not burst:
         from .bot_turns import warm_up
         warm_up()  # imports and wiring before the first bot turn, not during it
+    if not burst:
+        from service import gc_policy
+        gc_policy.install(settings.gc_sweep_seconds)  # the follower's batches and bot turns: no long pauses
     stop = threading.Event()
     name = name or f"turnstream-{uuid.uuid4().hex[:12]}"
     reconciles = PROJECTIONS in queues and not burst
