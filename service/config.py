@@ -18,7 +18,7 @@ class Settings:
     snapshot_every: int = 200
     reconcile_seconds: float = 2.0
     follow_logs: bool = True
-    follow_gather_ms: float = 0.0
+    follow_gather_ms: float = 4.0
     rate_limit_per_minute: int = 600
     account_rate_limit: str = "30/hour"
     match_rate_limit: str = "10/minute;120/hour"
@@ -76,7 +76,7 @@ def from_env(env=None) -> Settings:
         snapshot_every=int(get("TURNSTREAM_SNAPSHOT_EVERY") or 200),
         reconcile_seconds=float(get("TURNSTREAM_RECONCILE_SECONDS") or 2.0),
         follow_logs=get("TURNSTREAM_FOLLOW_LOGS", "1").lower() not in ("0", "false", "no"),
-        follow_gather_ms=float(get("TURNSTREAM_FOLLOW_GATHER_MS") or 0.0),
+        follow_gather_ms=float(get("TURNSTREAM_FOLLOW_GATHER_MS") or 4.0),
         rate_limit_per_minute=int(get("TURNSTREAM_RATE_LIMIT_PER_MINUTE") or 600),
         account_rate_limit=rate_limit(get("TURNSTREAM_ACCOUNT_RATE_LIMIT") or "30/hour"),
         match_rate_limit=rate_limit(get("TURNSTREAM_MATCH_RATE_LIMIT") or "10/minute;120/hour"),

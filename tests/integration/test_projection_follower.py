@@ -53,6 +53,29 @@ def test_a_follower_projects_each_command_without_any_job(wiring):
     assert not make_queue_redis(w.settings).exists(FOLLOWED_KEY)
 
 
+def test_commands_arriving_during_the_gather_pause_are_projected_in_one_batch(wiring):
+    """After a batch the follower waits its gather pause before reading again: a burst that arrives meanwhile
+    is read and projected as one batch, not one batch per command (a batch's round trips are most of its cost)."""
+    w = wiring
+    stop = threading.Event()
+    follower = ProjectionFollower(w, make_queue_redis(w.settings), "gatherer", stop, gather_seconds=0.5)
+    thread = threading.Thread(target=follower.run, daemon=True)
+    thread.start()
+    try:
+        wait_for(lambda: len(follower.positions) == w.store.keys.partitions, 10, "every lease taken")
+        mid = create_started(w, "ann", w.games["dice-race"], ["ann", "bob"])
+        wait_for(lambda: row_version(w, mid) >= w.matches.load(mid).version, 10, "the new match projected")
+        before = follower.batches
+        first = w.matches.submit("ann", mid, "note", {"text": "first"})["version"]
+        wait_for(lambda: row_version(w, mid) >= first, 10, "the first note projected", interval=0.005)
+        burst = [w.matches.submit("ann", mid, "note", {"text": f"n{k}"})["version"] for k in range(20)]
+        wait_for(lambda: row_version(w, mid) >= burst[-1], 10, "the burst projected")
+        assert follower.batches - before == 2, "the first note alone, then the whole burst together"
+    finally:
+        stop.set()
+        thread.join(5)
+
+
 def test_two_followers_never_hold_one_partition_and_a_silent_ones_partitions_are_taken_over(wiring, monkeypatch):
     """A second follower takes nothing the first holds; when the first stops renewing (frozen or killed),
     its leases lapse and the second takes them over from their checkpoints, missing no entry."""
