@@ -38,13 +38,14 @@ def samples(text: str) -> dict:
 def test_metrics_add_up_across_gunicorn_workers(redis_url, tmp_path):
     """Commands answered by several gevent worker processes (two at a time; half of the commands before both
     are replaced, half after) are all counted, by game and outcome; the histograms count each command once;
-    the Redis-derived figures and the token guard are there."""
+    the Redis-derived figures, the workers' collection pauses and the token guard are there."""
     import redis
     redis.Redis.from_url(redis_url).flushdb()
     multiproc = tmp_path / "prom"
     port = free_port()
     env = dict(os.environ, REDIS_URL=redis_url, PYTHONPATH=str(ROOT), PROMETHEUS_MULTIPROC_DIR=str(multiproc),
-               TURNSTREAM_METRICS_TOKEN=METRICS_TOKEN, TURNSTREAM_RATE_LIMIT_PER_MINUTE="100000")
+               TURNSTREAM_METRICS_TOKEN=METRICS_TOKEN, TURNSTREAM_RATE_LIMIT_PER_MINUTE="100000",
+               TURNSTREAM_GC_SWEEP_SECONDS="900")
     log = open(tmp_path / "gunicorn.log", "ab")
     proc = subprocess.Popen(web_command("127.0.0.1", port, workers=2), cwd=ROOT, env=env, stdout=log,
                             stderr=subprocess.STDOUT)
@@ -101,6 +102,8 @@ def test_metrics_add_up_across_gunicorn_workers(redis_url, tmp_path):
         assert got[("turnstream_command_redis_round_trips_count", frozenset())] == 32
         assert got[("turnstream_command_redis_round_trips_sum", frozenset())] >= 24
         assert got[("turnstream_redis_up", frozenset())] == 1
+        gc_pauses = [v for (name, labels), v in got.items() if name == "turnstream_gc_pause_seconds_count"]
+        assert sum(gc_pauses) > 0, "each worker's gc policy times its collections (service/gc_policy.py)"
         assert ("turnstream_projection_lag_seconds", frozenset({"partition": "0"}.items())) in got
         assert ("turnstream_queue_jobs", frozenset({"queue": "projections"}.items())) in got
         assert got[("turnstream_matches", frozenset({"status": "active"}.items()))] >= 0
