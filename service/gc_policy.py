@@ -19,6 +19,7 @@ import threading
 import time
 
 log = logging.getLogger("turnstream.gc")
+MAX_UNREPORTED = 10_000  # pauses noted between two reports at most (a few seconds hold a few hundred)
 
 
 class GenerationalFreeze:
@@ -27,7 +28,8 @@ class GenerationalFreeze:
     def __init__(self, sweep_seconds: float = 900.0, clock=time.monotonic, on_pause=None):
         self.sweep_seconds = sweep_seconds
         self.clock = clock
-        self.on_pause = on_pause  # called with (generation, seconds) after every collection, e.g. a histogram
+        self.on_pause = on_pause  # given (generation, seconds) of each collection by `report_pauses`
+        self._pauses: list = []  # (generation, seconds) recorded by the callback, not yet reported
         self.last_sweep = clock()
         self.full_collections = 0
         self.sweeps = 0
@@ -59,8 +61,16 @@ class GenerationalFreeze:
         if generation == 2:
             self.full_collections += 1
             gc.freeze()  # the survivors are live now: the next full collection skips them
-        if self.on_pause is not None:
-            self.on_pause(generation, time.perf_counter() - self._started)
+        if self.on_pause is not None and len(self._pauses) < MAX_UNREPORTED:
+            # only noted here: a collection can interrupt any code, including a metrics write holding a lock
+            self._pauses.append((generation, time.perf_counter() - self._started))
+
+    def report_pauses(self) -> int:
+        """Hand the pauses noted since the last call to `on_pause`, outside the collector; how many."""
+        pauses, self._pauses = self._pauses, []
+        for generation, seconds in pauses:
+            self.on_pause(generation, seconds)
+        return len(pauses)
 
     def sweep(self) -> int:
         """Thaw everything, collect it once and freeze the survivors; the count of unreachable objects found."""
@@ -81,10 +91,13 @@ class GenerationalFreeze:
         self.sweep()
         return True
 
-    def run_sweeps(self, stop: threading.Event | None = None, check_seconds: float = 10.0) -> None:
-        """Sweep when due until `stop` is set (the body of a daemon thread, or of a greenlet under gevent)."""
+    def run_sweeps(self, stop: threading.Event | None = None, check_seconds: float = 5.0) -> None:
+        """Report the pauses and sweep when due until `stop` is set (the body of a daemon thread, or of a
+        greenlet under gevent)."""
         stop = stop or threading.Event()
         while not stop.wait(check_seconds):
+            if self.on_pause is not None:
+                self.report_pauses()
             self.sweep_when_due()
 
 

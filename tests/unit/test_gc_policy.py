@@ -45,7 +45,10 @@ def test_survivors_of_a_full_collection_are_frozen_and_skipped_by_the_next(polic
     assert policy.full_collections == 1
     young = {id(o) for o in gc.get_objects()}
     assert not any(id(node) in young for node in kept)  # the collector no longer walks them
+    assert policy.pauses == []  # noted only: reporting happens outside the collector
+    assert policy.report_pauses() >= 1
     assert policy.pauses[-1][0] == 2 and policy.pauses[-1][1] >= 0  # the full collection, timed
+    assert policy.report_pauses() == 0
 
 
 def test_frozen_objects_are_still_freed_when_their_last_reference_goes(policy):
