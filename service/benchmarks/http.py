@@ -105,6 +105,19 @@ def cpu_seconds(pids) -> float:
     return total / TICKS
 
 
+def runqueue_seconds(pids) -> float:
+    """Seconds these processes' main threads have spent runnable but waiting for a core (/proc/<pid>/schedstat;
+    0 for one that is gone or a kernel without schedstats)."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/schedstat") as f:
+                total += int(f.read().split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+    return total / 1e9
+
+
 # -- the load generator (its own process) -------------------------------------------------------------------
 class Client:
     """One keep-alive HTTP/1.1 client on a raw socket: a request is one send, a response is read by its
@@ -248,6 +261,7 @@ class LoadGenerator:
         barrier.wait()
         time.sleep(WARMUP_SECONDS)
         cpu_before = {name: cpu_seconds(group) for name, group in self.cpu_pids.items()}
+        queued_before = {name: runqueue_seconds(group) for name, group in self.cpu_pids.items()}
         own_before = sum(os.times()[:2])
         state["measuring"] = True
         start = time.perf_counter()
@@ -256,12 +270,13 @@ class LoadGenerator:
         wall = time.perf_counter() - start
         cpu = {name: cpu_seconds(group) - cpu_before[name] for name, group in self.cpu_pids.items()}
         cpu["load_generator"] = sum(os.times()[:2]) - own_before
+        queued = {name: runqueue_seconds(group) - queued_before[name] for name, group in self.cpu_pids.items()}
         state["stop"] = True
         for t in threads:
             t.join(60)
         if errors:
             raise RuntimeError(f"{len(errors)} clients failed, first: {errors[0]}")
-        return {"latencies": latencies, "wall": wall, "cpu": cpu}
+        return {"latencies": latencies, "wall": wall, "cpu": cpu, "queued": queued}
 
 
 def _load_main(port: int, data: dict, cpu_pids: dict, orders, answers) -> None:
@@ -355,7 +370,8 @@ def summarise(out: dict) -> dict:
     lat, n = out["latencies"], max(len(out["latencies"]), 1)
     return {"requests": len(lat), "per_s": len(lat) / out["wall"], "p50_ms": percentile(lat, 0.5) * 1000,
             "p99_ms": percentile(lat, 0.99) * 1000,
-            "cpu_ms_per_request": {k: v * 1000 / n for k, v in out["cpu"].items()}}
+            "cpu_ms_per_request": {k: v * 1000 / n for k, v in out["cpu"].items()},
+            "runqueue_ms_per_s": {k: v * 1000 / out["wall"] for k, v in out.get("queued", {}).items()}}
 
 
 def run_http(args, url: str, note: str) -> dict:
@@ -445,16 +461,18 @@ def report(fig: dict) -> str:
              f"server:       gunicorn {fig['server']}",
              f"in-process:   {fig['in_process_commands_per_s']:,.0f} Uchronia commands/s "
              f"(p99 {fig['in_process_p99_ms']:.2f} ms)",
-             "CPU ms: per request, of the web workers, the worker (projections), Redis and the load generator",
+             "CPU ms: per request, of the web workers, the worker (projections), Redis and the load generator; "
+             "queued: ms per second the web workers waited for a core",
              f"{'phase':<22}{'clients':>8}{'per s':>9}{'p50 ms':>9}{'p99 ms':>9}{'web CPU':>9}{'worker':>8}"
-             f"{'Redis':>7}{'load':>6}{'ratio':>8}"]
+             f"{'Redis':>7}{'load':>6}{'queued':>8}{'ratio':>8}"]
     for kind, label in (("commands", "Uchronia command"), ("state", "GET /state"), ("note", "dice-race note")):
         for c, v in fig["http"][kind].items():
             ratio = f"{fig['http_ratio'][c]:.3f}" if kind == "commands" else ""
             cpu = v["cpu_ms_per_request"]
             lines.append(f"{label:<22}{c:>8}{v['per_s']:>9,.0f}{v['p50_ms']:>9.1f}{v['p99_ms']:>9.1f}"
                          f"{cpu['web']:>9.2f}{cpu.get('worker', 0):>8.2f}{cpu.get('redis', 0):>7.2f}"
-                         f"{cpu.get('load_generator', 0):>6.2f}{ratio:>8}")
+                         f"{cpu.get('load_generator', 0):>6.2f}{v.get('runqueue_ms_per_s', {}).get('web', 0):>8.0f}"
+                         f"{ratio:>8}")
     lag = fig["projection_lag"]
     lines.append(f"projection lag during the command phases: p50 {lag['p50_ms']:.1f} ms, p99 {lag['p99_ms']:.1f} ms "
                  f"({lag['samples']} samples)")
