@@ -92,30 +92,30 @@ def children(pid: int) -> list:
     return found
 
 
-def cpu_seconds(pids) -> float:
-    """User + system CPU seconds used so far by these processes (0 for one that is gone)."""
+def _proc_total(pids, name: str, field) -> float:
+    """The sum over `pids` of `field(text of /proc/<pid>/<name>)` (0 for a process that is gone)."""
     total = 0
     for pid in pids:
         try:
-            with open(f"/proc/{pid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except OSError:
+            with open(f"/proc/{pid}/{name}") as f:
+                total += field(f.read())
+        except (OSError, IndexError, ValueError):
             continue
-        total += int(fields[11]) + int(fields[12])
-    return total / TICKS
+    return total
+
+
+def cpu_seconds(pids) -> float:
+    """User + system CPU seconds used so far by these processes (0 for one that is gone)."""
+    def user_and_system(text):
+        fields = text.rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])
+    return _proc_total(pids, "stat", user_and_system) / TICKS
 
 
 def runqueue_seconds(pids) -> float:
     """Seconds these processes' main threads have spent runnable but waiting for a core (/proc/<pid>/schedstat;
     0 for one that is gone or a kernel without schedstats)."""
-    total = 0
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/schedstat") as f:
-                total += int(f.read().split()[1])
-        except (OSError, IndexError, ValueError):
-            continue
-    return total / 1e9
+    return _proc_total(pids, "schedstat", lambda text: int(text.split()[1])) / 1e9
 
 
 # -- the load generator (its own process) -------------------------------------------------------------------
@@ -371,7 +371,7 @@ def summarise(out: dict) -> dict:
     return {"requests": len(lat), "per_s": len(lat) / out["wall"], "p50_ms": percentile(lat, 0.5) * 1000,
             "p99_ms": percentile(lat, 0.99) * 1000,
             "cpu_ms_per_request": {k: v * 1000 / n for k, v in out["cpu"].items()},
-            "runqueue_ms_per_s": {k: v * 1000 / out["wall"] for k, v in out.get("queued", {}).items()}}
+            "runqueue_ms_per_s": {k: v * 1000 / out["wall"] for k, v in out["queued"].items()}}
 
 
 def run_http(args, url: str, note: str) -> dict:
@@ -471,7 +471,7 @@ def report(fig: dict) -> str:
             cpu = v["cpu_ms_per_request"]
             lines.append(f"{label:<22}{c:>8}{v['per_s']:>9,.0f}{v['p50_ms']:>9.1f}{v['p99_ms']:>9.1f}"
                          f"{cpu['web']:>9.2f}{cpu.get('worker', 0):>8.2f}{cpu.get('redis', 0):>7.2f}"
-                         f"{cpu.get('load_generator', 0):>6.2f}{v.get('runqueue_ms_per_s', {}).get('web', 0):>8.0f}"
+                         f"{cpu.get('load_generator', 0):>6.2f}{v['runqueue_ms_per_s'].get('web', 0):>8.0f}"
                          f"{ratio:>8}")
     lag = fig["projection_lag"]
     lines.append(f"projection lag during the command phases: p50 {lag['p50_ms']:.1f} ms, p99 {lag['p99_ms']:.1f} ms "
