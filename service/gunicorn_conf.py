@@ -1,7 +1,8 @@
 """The production web server's settings (gunicorn, gevent workers): used by the Procfile, `turnstream up` and `web`.
 
 Loaded by gunicorn as a file (`-c service/gunicorn_conf.py`), so the master process imports nothing of the
-service: each worker patches the standard library with gevent first, then builds the app.
+service but the connection board it shares with its workers (service/accept_balance.py): each worker patches
+the standard library with gevent first, then builds the app.
 """
 import os
 import resource
@@ -42,6 +43,13 @@ if os.environ.get("TURNSTREAM_LOG_FORMAT", "").lower() == "json":  # the server'
                       "root": {"level": loglevel.upper(), "handlers": []}}  # the app adds its own (service/logs.py)
 
 
+# open connections per worker, shared by the workers forked from here (service/accept_balance.py)
+BALANCE = os.environ.get("TURNSTREAM_ACCEPT_BALANCE", "1") != "0"
+if BALANCE:
+    from service.accept_balance import Board
+    BOARD = Board()
+
+
 def on_starting(server):
     """Empty the metrics directory: counts left by an earlier server would be added to this one's."""
     directory = Path(os.environ["PROMETHEUS_MULTIPROC_DIR"])
@@ -60,6 +68,8 @@ def child_exit(server, worker):
     """Drop a dead worker's live gauges (open streams) from the metrics files."""
     from prometheus_client import multiprocess
     multiprocess.mark_process_dead(worker.pid)
+    if BALANCE:
+        BOARD.leave(BOARD.slot_of(worker.age))
 
 
 def post_fork(server, worker):
@@ -77,6 +87,9 @@ def post_worker_init(worker):
     from service.config import from_env
     from service.web_response import install
     install()
+    if BALANCE:
+        from service import accept_balance
+        accept_balance.install(worker, BOARD)
     gc_policy.install(from_env().gc_sweep_seconds, on_pause=metrics.observe_gc_pause)
 
     def end_streams_on_stop():

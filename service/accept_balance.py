@@ -1,0 +1,82 @@
+"""Spread keep-alive connections evenly over the gevent web workers: a worker holding more than the least busy
+one lets a new connection wait a few milliseconds for a sibling to take it.
+
+Every worker sleeps in the same listening socket. When a burst of connections arrives (a bot fleet, a load
+balancer opening its pool), whichever worker wakes first accepts them one after another, and a keep-alive
+connection stays with the worker that accepted it: one worker can end up with every client while the other
+core idles. The master makes a small shared board (one slot per worker) before it forks; each worker counts its
+open connections in its own slot, and before it accepts reads its siblings' slots.
+"""
+from __future__ import annotations
+
+import mmap
+import time
+
+SLOTS = 64  # worker slots (gunicorn's worker age modulo this); far more than the workers of one server
+FREE = -1  # a slot no live worker holds
+SLACK = 1  # a worker may hold this many connections more than the least busy sibling
+WAIT_SECONDS = 0.002  # how long a deferred accept waits before it looks again
+MAX_DEFER_SECONDS = 0.02  # after this long, accept anyway (a sibling that never accepts is busy or stuck)
+
+
+class Board:
+    """Open connections per worker slot, in memory the master shares with every worker it forks."""
+
+    def __init__(self, slots: int = SLOTS):
+        self._memory = mmap.mmap(-1, 8 * slots)  # anonymous and shared: forked workers see each other's writes
+        self.counts = memoryview(self._memory).cast("q")
+        for slot in range(slots):
+            self.counts[slot] = FREE
+
+    def slot_of(self, worker_age: int) -> int:
+        """The slot of the worker with this gunicorn age."""
+        return worker_age % len(self.counts)
+
+    def join(self, slot: int) -> None:
+        """Mark `slot` held by a live worker with no connection yet."""
+        self.counts[slot] = 0
+
+    def leave(self, slot: int) -> None:
+        """Mark `slot` free (its worker exited)."""
+        self.counts[slot] = FREE
+
+    def should_wait(self, slot: int) -> bool:
+        """True when this worker holds more than SLACK connections over its least busy live sibling."""
+        mine = self.counts[slot]
+        others = [c for i, c in enumerate(self.counts) if i != slot and c != FREE]
+        return bool(others) and mine > min(others) + SLACK
+
+
+def install(worker, board: Board) -> None:
+    """In a gevent worker: count its connections on `board` and defer accepting while it holds more than its
+    share (at most MAX_DEFER_SECONDS per waiting connection)."""
+    from gevent.server import StreamServer
+
+    slot = board.slot_of(worker.age)
+    board.join(slot)
+    handle = worker.handle
+
+    def counted(listener, client, addr):
+        board.counts[slot] += 1
+        try:
+            return handle(listener, client, addr)
+        finally:
+            board.counts[slot] -= 1
+    worker.handle = counted
+
+    accept = StreamServer.do_read
+    waiting_since = [None]
+
+    def balanced_read(server):
+        if board.should_wait(slot):
+            now = time.monotonic()
+            if waiting_since[0] is None or now - waiting_since[0] > 2 * MAX_DEFER_SECONDS:  # a new arrival
+                waiting_since[0] = now
+            if now - waiting_since[0] < MAX_DEFER_SECONDS:
+                server.stop_accepting()
+                server._timer = server.loop.timer(WAIT_SECONDS)  # stop_accepting closes it, as gevent's own
+                server._timer.start(server._start_accepting_if_started)
+                return None
+        waiting_since[0] = None
+        return accept(server)
+    StreamServer.do_read = balanced_read
