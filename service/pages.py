@@ -9,6 +9,7 @@ from domain.bots import NAMES as BOT_NAMES
 
 from . import invitations, ratings_views
 from .boards import has_picture, render_board
+from .display_names import display_name
 from .errors import ApiError
 from .history import History
 from .http import wiring
@@ -164,9 +165,10 @@ def signup():
         check_login_csrf()
     except ApiError as exc:
         return lobby(exc.message, exc.status, kept=_kept_form())
-    name = (request.form.get("name") or "").strip()
-    if not 1 <= len(name) <= 40:
-        return lobby("a name has 1 to 40 characters", 400, kept=_kept_form())
+    try:
+        name = display_name(request.form.get("name") or "")
+    except ValueError as exc:
+        return lobby(str(exc), 400, kept=_kept_form())
     created = wiring().users.create(name)
     session_id, _csrf = sessions().create(created["id"])
     sessions().stash_token(session_id, created["token"])

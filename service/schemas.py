@@ -1,19 +1,31 @@
 """Marshmallow schemas for every request body of the HTTP API."""
 from __future__ import annotations
 
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate
 
 from domain.engine.chat import MAX_LENGTH as CHAT_MAX_LENGTH
 
+from .display_names import MAX_LENGTH as NAME_MAX_LENGTH
+from .display_names import display_name
 from .json_guard import MAX_VERSION
 
 VERSION_RANGE = validate.Range(min=0, max=MAX_VERSION)  # a version becomes a stream id: 0-<version>
 
 
+class DisplayName(fields.Str):
+    """A player's display name: trimmed, 1 to 40 characters, no control or invisible characters."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        try:
+            return display_name(super()._deserialize(value, attr, data, **kwargs))
+        except ValueError as exc:
+            raise ValidationError(str(exc)) from None
+
+
 class CreateUser(Schema):
     """POST /api/users."""
 
-    name = fields.Str(required=True, validate=validate.Length(min=1, max=40))
+    name = DisplayName(required=True, metadata={"minLength": 1, "maxLength": NAME_MAX_LENGTH})
 
 
 class UserSearch(Schema):
