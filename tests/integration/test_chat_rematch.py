@@ -29,7 +29,8 @@ def test_seated_players_chat_and_everyone_reads_it(client, make_user):
 
 
 def test_chat_refusals_change_nothing(client, make_user):
-    """Spectators 403, no token 401, too long 400, blank 422, unknown match 404; the version stays."""
+    """Spectators 403, no token 401, too long 400, blank or holding control characters or direction
+    overrides 422, unknown match 404; the version stays. Line breaks, tabs, RTL text and emoji pass."""
     ann, ha = make_user("ann")
     bob, hb = make_user("bob")
     _, he = make_user("eve")
@@ -39,10 +40,13 @@ def test_chat_refusals_change_nothing(client, make_user):
     error_of(client.post(f"/api/matches/{mid}/chat", json={"text": "hi"}), 401)
     error_of(chat(client, mid, ha, "x" * 501), 400, "invalid_body")
     assert error_of(chat(client, mid, ha, "   "), 422)["rule"] == "platform:chat.empty"
+    for hidden in ("hi\u0000there", "gg \u202ekcab", "a\u2066b", "bell\u0007"):
+        assert error_of(chat(client, mid, ha, hidden), 422)["rule"] == "platform:chat.invisible-character"
     error_of(client.post(f"/api/matches/{mid}/chat", json={}, headers=ha), 400, "invalid_body")
     error_of(chat(client, "m_nope", ha, "hi"), 404, "not_found")
     assert client.get(f"/api/matches/{mid}").get_json()["version"] == version
     assert chat(client, mid, ha, "x" * 500).status_code == 201
+    assert chat(client, mid, ha, "two\nlines\tand a tab, مرحبا, 👩\u200d💻").status_code == 201
 
 
 def test_chat_is_not_a_move_for_take_back(client, make_user):
