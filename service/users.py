@@ -161,8 +161,13 @@ class Users:
             pipe.exists(Keys.user(uid))
         return [uid for uid, ok in zip(user_ids, pipe.execute()) if not ok]
 
-    def set_webhook(self, user_id: str, url: str | None) -> None:
-        """Register (or with None remove) a user's webhook URL."""
+    def set_webhook(self, user_id: str, url: str | None, allow: str = "") -> None:
+        """Register (or with None remove) a user's webhook URL; 400 when its host is this machine or a literal
+        address that is not public (nor in `allow`, the operator's TURNSTREAM_WEBHOOK_ALLOW networks)."""
+        from workers.webhook_sender import literal_refusal, parse_allowlist
+        refusal = literal_refusal(url, parse_allowlist(allow)) if url else None
+        if refusal:
+            raise ApiError(400, "webhook_address_refused", refusal, fields={"url": [refusal]})
         if url:
             self.r.hset(Keys.user(user_id), "webhook", url)
         else:

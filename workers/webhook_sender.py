@@ -50,6 +50,22 @@ def allowed(ip, allow: tuple) -> bool:
     return is_public(ip) or any(ip.version == net.version and ip in net for net in allow)
 
 
+def literal_refusal(url: str, allow: tuple = ()) -> str | None:
+    """Why a webhook URL can be refused before any lookup (its host is `localhost` or a literal address that is
+    not public nor allowlisted), or None. A name is checked when a delivery resolves it."""
+    host = (urlsplit(url).hostname or "").rstrip(".").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return f"{host} is this machine: webhooks go to public addresses only"
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return None
+    if allowed(ip, allow):
+        return None
+    return f"{host} is not a public address (loopback, private, link-local or reserved): webhooks go to public " \
+           f"addresses only"
+
+
 def resolve_allowed(host: str, port: int, allow: tuple = (), resolver=socket.getaddrinfo) -> str:
     """Resolve `host` and check EVERY address it has; return the one to connect to, or raise UnsafeTarget.
     Checking all of them (and connecting to the checked one) leaves no room for a DNS answer that

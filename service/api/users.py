@@ -57,7 +57,8 @@ def put_webhook():
     """Register where notifications are POSTed."""
     user = current_user()
     data = body(schemas.Webhook)
-    wiring().users.set_webhook(user["id"], data["url"])
+    w = wiring()
+    w.users.set_webhook(user["id"], data["url"], w.settings.webhook_allow)
     return {"url": data["url"]}
 
 

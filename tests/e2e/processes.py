@@ -57,11 +57,11 @@ def stop(proc: subprocess.Popen) -> None:
 def service(redis_url: str, tmp_path: Path, worker: bool = True, extra_env=None):
     """A running web server (and worker) on the given Redis; yields the base URL."""
     port = free_port()
-    procs = [spawn(["web", "--port", str(port)], redis_url, tmp_path / "web.log", extra_env)]
+    hooks = {"TURNSTREAM_WEBHOOK_ALLOW": "127.0.0.1", **(extra_env or {})}  # the tests' receivers are local
+    procs = [spawn(["web", "--port", str(port)], redis_url, tmp_path / "web.log", hooks)]
     if worker:
         procs.append(spawn(["worker"], redis_url, tmp_path / "worker.log", extra_env))
-        procs.append(spawn(["worker", "--queues", "notifications"], redis_url, tmp_path / "deliveries.log",
-                           {"TURNSTREAM_WEBHOOK_ALLOW": "127.0.0.1", **(extra_env or {})}))
+        procs.append(spawn(["worker", "--queues", "notifications"], redis_url, tmp_path / "deliveries.log", hooks))
     try:
         wait_http(f"http://127.0.0.1:{port}/healthz")
         yield f"http://127.0.0.1:{port}"

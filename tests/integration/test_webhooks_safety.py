@@ -10,10 +10,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
+from service.keys import Keys
 from tests.e2e.processes import Api, service
 from tests.integration.test_webhooks_delivery import Receiver
 from tests.waiting import wait_for
-from workers.webhook_sender import (DeliveryFailed, UnsafeTarget, allowed, parse_allowlist, post_json,
+from workers.webhook_sender import (DeliveryFailed, UnsafeTarget, allowed, literal_refusal, parse_allowlist, post_json,
                                     resolve_allowed)
 
 REFUSED = ["127.0.0.1", "127.9.9.9", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "0.0.0.0",
@@ -195,3 +196,35 @@ def test_a_silent_receiver_delays_no_projection(redis_url, tmp_path):
             assert time.monotonic() - started < 1.5
     finally:
         silent.close()
+
+
+def bracketed(address: str) -> str:
+    """The host part of a URL for `address` (IPv6 in brackets)."""
+    return f"[{address}]" if ":" in address else address
+
+
+@pytest.mark.parametrize("address", REFUSED)
+def test_registering_a_literal_private_address_is_refused_at_once(client, make_user, redis_client, address):
+    """PUT /api/users/me/webhook says at once that a loopback, private or link-local address is refused (400,
+    naming the field), rather than accepting it and failing every delivery later; nothing is stored."""
+    user_id, headers = make_user("ann")
+    answer = client.put("/api/users/me/webhook", json={"url": f"http://{bracketed(address)}:8080/hook"},
+                        headers=headers)
+    assert answer.status_code == 400, (address, answer.get_json())
+    error = answer.get_json()["error"]
+    # marshmallow's URL check already refuses some spellings (an IPv4-mapped IPv6 literal)
+    assert error["code"] in ("webhook_address_refused", "invalid_body") and "url" in error["fields"]
+    assert redis_client.hget(Keys.user(user_id), "webhook") is None
+    assert literal_refusal(f"http://{bracketed(address)}/", ()) is not None
+
+
+@pytest.mark.parametrize("url", ["http://localhost:9000/hook", "https://app.localhost/x", "http://LOCALHOST./"])
+def test_localhost_names_are_refused_at_once(url):
+    assert "this machine" in literal_refusal(url, ())
+
+
+def test_public_addresses_names_and_the_allowlist_register(client, make_user):
+    _, headers = make_user("ann")
+    for url in ("https://93.184.216.34/hook", "https://hooks.example.com/turnstream", "http://[2606:4700::1111]/h"):
+        assert client.put("/api/users/me/webhook", json={"url": url}, headers=headers).status_code == 200, url
+    assert literal_refusal("http://10.1.2.3/hook", parse_allowlist("10.0.0.0/8")) is None
