@@ -4,15 +4,15 @@ one lets a new connection wait a few milliseconds for a sibling to take it.
 Every worker sleeps in the same listening socket. When a burst of connections arrives (a bot fleet, a load
 balancer opening its pool), whichever worker wakes first accepts them one after another, and a keep-alive
 connection stays with the worker that accepted it: one worker can end up with every client while the other
-core idles. The master makes a small shared board (one slot per worker) before it forks; each worker counts its
-open connections in its own slot, and before it accepts reads its siblings' slots.
+core idles. The master makes a small shared board before it forks and hands each worker a free slot; each
+worker counts its open connections in its own slot, and before it accepts reads its siblings' slots.
 """
 from __future__ import annotations
 
 import mmap
 import time
 
-SLOTS = 64  # worker slots (gunicorn's worker age modulo this); far more than the workers of one server
+SLOTS = 256  # worker slots: far more than the live workers of one server
 FREE = -1  # a slot no live worker holds
 SLACK = 1  # a worker may hold this many connections more than the least busy sibling
 WAIT_SECONDS = 0.002  # how long a deferred accept waits before it looks again
@@ -28,13 +28,14 @@ class Board:
         for slot in range(slots):
             self.counts[slot] = FREE
 
-    def slot_of(self, worker_age: int) -> int:
-        """The slot of the worker with this gunicorn age."""
-        return worker_age % len(self.counts)
-
-    def join(self, slot: int) -> None:
-        """Mark `slot` held by a live worker with no connection yet."""
-        self.counts[slot] = 0
+    def take_slot(self) -> int | None:
+        """A free slot, now held by a live worker with no connection yet (the master calls this before each
+        fork, one worker at a time); None when every slot is held (that worker then never waits)."""
+        for slot, count in enumerate(self.counts):
+            if count == FREE:
+                self.counts[slot] = 0
+                return slot
+        return None
 
     def leave(self, slot: int) -> None:
         """Mark `slot` free (its worker exited)."""
@@ -52,8 +53,9 @@ def install(worker, board: Board) -> None:
     share (at most MAX_DEFER_SECONDS per waiting connection)."""
     from gevent.server import StreamServer
 
-    slot = board.slot_of(worker.age)
-    board.join(slot)
+    slot = getattr(worker, "balance_slot", None)
+    if slot is None:
+        return
     handle = worker.handle
 
     def counted(listener, client, addr):

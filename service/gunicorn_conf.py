@@ -68,8 +68,14 @@ def child_exit(server, worker):
     """Drop a dead worker's live gauges (open streams) from the metrics files."""
     from prometheus_client import multiprocess
     multiprocess.mark_process_dead(worker.pid)
+    if BALANCE and getattr(worker, "balance_slot", None) is not None:
+        BOARD.leave(worker.balance_slot)
+
+
+def pre_fork(server, worker):
+    """Hand the worker about to be forked a free slot on the connection board (the master forks one at a time)."""
     if BALANCE:
-        BOARD.leave(BOARD.slot_of(worker.age))
+        worker.balance_slot = BOARD.take_slot()
 
 
 def post_fork(server, worker):
