@@ -23,8 +23,10 @@ class Board:
     """Open connections per worker slot, in memory the master shares with every worker it forks."""
 
     def __init__(self, slots: int = SLOTS):
-        self._memory = mmap.mmap(-1, 8 * slots)  # anonymous and shared: forked workers see each other's writes
-        self.counts = memoryview(self._memory).cast("q")
+        self._memory = mmap.mmap(-1, 8 * (slots + 1))  # anonymous and shared: forked workers see each other's writes
+        cells = memoryview(self._memory).cast("q")
+        self._top = cells[:1]  # one past the highest slot ever handed out: what an accept scans
+        self.counts = cells[1:]
         for slot in range(slots):
             self.counts[slot] = FREE
 
@@ -34,6 +36,7 @@ class Board:
         for slot, count in enumerate(self.counts):
             if count == FREE:
                 self.counts[slot] = 0
+                self._top[0] = max(self._top[0], slot + 1)
                 return slot
         return None
 
@@ -44,7 +47,7 @@ class Board:
     def should_wait(self, slot: int) -> bool:
         """True when this worker holds more than SLACK connections over its least busy live sibling."""
         mine = self.counts[slot]
-        others = [c for i, c in enumerate(self.counts) if i != slot and c != FREE]
+        others = [c for i, c in enumerate(self.counts[:self._top[0]]) if i != slot and c != FREE]
         return bool(others) and mine > min(others) + SLACK
 
 
