@@ -1,25 +1,15 @@
 """Chat: a seated player's message, a `chat_posted` platform event (audit trail, never game state)."""
 from __future__ import annotations
 
-import unicodedata
-
 from . import platform_events as pe
 from .aggregate import new_event
 from .errors import RuleViolation
+from .text_rules import first_refused
 
 MAX_LENGTH = 500
-KEPT_CONTROLS = {"\n", "\t"}  # a message may have lines
+KEPT_CONTROLS = frozenset("\n\t")  # a message may have lines
 # bidirectional embeddings, overrides and isolates: they can make a message read backwards on every screen
-BIDI_CONTROLS = {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))}
-
-
-def refused_character(text: str) -> str | None:
-    """The first character a chat message may not hold (a control character other than a line break or tab,
-    or a bidirectional override), or None."""
-    for ch in text:
-        if ch in BIDI_CONTROLS or (unicodedata.category(ch) == "Cc" and ch not in KEPT_CONTROLS):
-            return ch
-    return None
+BIDI_CONTROLS = frozenset(chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A)))
 
 
 def decide_chat(match, player: str, text: str) -> list[dict]:
@@ -32,7 +22,7 @@ def decide_chat(match, player: str, text: str) -> list[dict]:
         raise RuleViolation("platform:chat.empty", "say something")
     if len(text) > MAX_LENGTH:
         raise RuleViolation("platform:chat.too-long", f"a chat message has at most {MAX_LENGTH} characters")
-    bad = refused_character(text)
+    bad = first_refused(text, frozenset({"Cc"}), keep=KEPT_CONTROLS, also=BIDI_CONTROLS)
     if bad is not None:
         raise RuleViolation("platform:chat.invisible-character",
                             f"a chat message may not hold control characters or direction overrides "

@@ -461,7 +461,7 @@ def figures(inproc: dict, phases: dict, lags: list, load: float, note: str, comm
             "server": " ".join(command[2:]).replace("127.0.0.1:0", "127.0.0.1:<port>"),
             "in_process_commands_per_s": round(inproc["commands_per_s"], 1),
             "in_process_p99_ms": round(inproc["p99_ms"], 3),
-            "in_process_runs_per_s": [round(x, 1) for x in inproc.get("runs_per_s", [inproc["commands_per_s"]])],
+            "in_process_runs_per_s": [round(x, 1) for x in inproc["runs_per_s"]],
             "http": {"commands": commands, "state": block("state"), "note": block("note")},
             "http_ratio": {c: round(v["per_s"] / inproc["commands_per_s"], 3) for c, v in commands.items()},
             "projection_lag": {"samples": len(lags), "p50_ms": round(percentile(lags, 0.5) * 1000, 1),
@@ -474,7 +474,7 @@ def report(fig: dict) -> str:
              f"server:       gunicorn {fig['server']}",
              f"in-process:   {fig['in_process_commands_per_s']:,.0f} Uchronia commands/s "
              f"(p99 {fig['in_process_p99_ms']:.2f} ms; the median of "
-             f"{'/'.join(f'{x:,.0f}' for x in fig.get('in_process_runs_per_s', []))})",
+             f"{'/'.join(f'{x:,.0f}' for x in fig['in_process_runs_per_s'])})",
              "CPU ms: per request, of the web workers, the worker (projections), Redis and the load generator; "
              "queued: ms per second the web workers waited for a core",
              f"{'phase':<22}{'clients':>8}{'per s':>9}{'p50 ms':>9}{'p99 ms':>9}{'web CPU':>9}{'worker':>8}"
