@@ -54,7 +54,9 @@ def literal_refusal(url: str, allow: tuple = ()) -> str | None:
     """Why a webhook URL can be refused before any lookup (its host is `localhost` or a literal address that is
     not public nor allowlisted), or None. A name is checked when a delivery resolves it."""
     host = (urlsplit(url).hostname or "").rstrip(".").lower()
-    if host == "localhost" or host.endswith(".localhost"):
+    if host == "localhost" or host.endswith(".localhost"):  # this machine, whatever a resolver would say
+        if any(allowed(ipaddress.ip_address(loopback), allow) for loopback in ("127.0.0.1", "::1")):
+            return None
         return f"{host} is this machine: webhooks go to public addresses only"
     try:
         ip = ipaddress.ip_address(host)

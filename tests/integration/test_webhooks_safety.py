@@ -219,8 +219,10 @@ def test_registering_a_literal_private_address_is_refused_at_once(client, make_u
 
 
 @pytest.mark.parametrize("url", ["http://localhost:9000/hook", "https://app.localhost/x", "http://LOCALHOST./"])
-def test_localhost_names_are_refused_at_once(url):
+def test_localhost_names_are_refused_at_once_unless_loopback_is_allowed(url):
     assert "this machine" in literal_refusal(url, ())
+    assert "this machine" in literal_refusal(url, parse_allowlist("10.0.0.0/8"))
+    assert literal_refusal(url, parse_allowlist("127.0.0.1")) is None  # the delivery would reach it too
 
 
 def test_public_addresses_names_and_the_allowlist_register(client, make_user):
