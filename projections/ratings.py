@@ -57,62 +57,128 @@ def rate(table: dict, record: dict, model=None) -> dict:
 
 
 class Ratings:
-    """The ratings read model in Redis: records of finished matches, each game's table and changes."""
+    """The ratings read model in Redis: records of finished matches, each game's table and changes.
+
+    Per game: `records` (match -> its players and ranks), `finished` (zset, match by finish time), `table`
+    (user -> mu, sigma, matches now), `changes` (match -> shown ratings before and after, per player),
+    `states` (match -> each player's mu, sigma and matches after it), `played:<user>` (zset, the user's
+    matches by finish time) and `folded` (the last position folded). A match that finishes after every
+    folded one costs its own players' rows; one recorded late is folded in from its place onwards, each
+    player starting from the state after their last earlier match: never the whole game's history."""
+
+    LAYOUT = "2"  # the keys above; a game folded by an earlier layout (no states) is folded again from zero
 
     def __init__(self, redis_client):
         self.r = redis_client
 
     @staticmethod
     def key(kind: str, game: str = "") -> str:
-        """A rating key: finished (zset by finish time), records, table, changes, folded (last folded)."""
+        """A rating key: finished (zset by finish time), records, table, changes, states, played:<user>,
+        layout and folded (last folded)."""
         return f"ts:{TAG}:{kind}:{game}" if game else f"ts:{TAG}:{kind}"
 
     def record_finished(self, matches: list) -> int:
-        """Record every finished match not yet recorded and fold it into its game's ratings; return how many."""
+        """Record every finished match not yet folded and fold it into its game's ratings; return how many."""
         done = 0
         for m in matches:
-            if m.status != "finished" or not m.result or self.r.hexists(self.key("records", m.game_id), m.id):
+            if m.status != "finished" or not m.result:
                 continue
             at = epoch(m.finished_at) if m.finished_at else 0.0
             record = {"match": m.id, "players": list(m.players), "ranks": ranks(m.result, list(m.players)),
                       "at": m.finished_at}
             with self.r.lock(self.key("lock", m.game_id), timeout=60, blocking_timeout=60):
-                self._add(m.game_id, at, record)
-            done += 1
+                # folded means its changes are written (one MULTI with the table), not merely recorded
+                if not self.r.hexists(self.key("changes", m.game_id), m.id):
+                    self._add(m.game_id, at, record)
+                    done += 1
         return done
 
     def _add(self, game: str, at: float, record: dict) -> None:
         tx = self.r.pipeline(transaction=True)
         tx.hset(self.key("records", game), record["match"], json.dumps(record))
         tx.zadd(self.key("finished", game), {record["match"]: at})
+        for user in record["players"]:
+            tx.zadd(self.key(f"played:{user}", game), {record["match"]: at})
         tx.sadd(self.key("games"), game)
-        tx.execute()
-        folded = self.r.get(self.key("folded", game))
+        tx.get(self.key("folded", game))
+        tx.get(self.key("layout", game))
+        folded, layout = tx.execute()[-2:]
         position = [at, record["match"]]
-        if folded is not None and json.loads(folded) < position:
-            table = {u: json.loads(v) for u, v in self.r.hgetall(self.key("table", game)).items()}
-            self._write(game, table, {record["match"]: rate(table, record)}, position, fresh=False)
-        else:
+        if folded is None or json.loads(folded) < position:  # the usual case: it finished after all folded
+            rows = self.r.hmget(self.key("table", game), record["players"])
+            table = {u: json.loads(raw) for u, raw in zip(record["players"], rows) if raw}
+            changes = {record["match"]: rate(table, record)}
+            self._write(game, table, changes, {record["match"]: {u: table[u] for u in record["players"]}},
+                        position, fresh=False, first=folded is None)
+        elif layout != self.LAYOUT:
             self.refold(game)
+        else:
+            self._fold_from(game, position)
+
+    def _fold_from(self, game: str, start: list) -> None:
+        """Fold again every match at or after `start` ([at, match id]), each player starting from the
+        state after their last match before it."""
+        later = [(m, at) for m, at in self.r.zrangebyscore(self.key("finished", game), start[0], "+inf",
+                                                           withscores=True) if [at, m] >= start]
+        records = dict(zip([m for m, _ in later],
+                           self.r.hmget(self.key("records", game), [m for m, _ in later])))
+        model = _model()
+        table, changes, states = {}, {}, {}
+        for match_id, _at in later:
+            record = json.loads(records[match_id])
+            table.update(self._states_before(game, [u for u in record["players"] if u not in table], start))
+            changes[match_id] = rate(table, record, model)
+            states[match_id] = {u: table[u] for u in record["players"]}
+        self._write(game, table, changes, states, [later[-1][1], later[-1][0]], fresh=False)
+
+    def _states_before(self, game: str, users: list, start: list) -> dict:
+        """{user: mu, sigma and matches after their last match before `start`} for users who have one."""
+        pipe = self.r.pipeline(transaction=False)
+        for user in users:  # the last match before start's time, and those at its very time (ties by id)
+            pipe.zrevrangebyscore(self.key(f"played:{user}", game), f"({start[0]}", "-inf", start=0, num=1)
+            pipe.zrangebyscore(self.key(f"played:{user}", game), start[0], start[0])
+        found = pipe.execute()
+        last = {}
+        for i, user in enumerate(users):
+            earlier, same_time = found[2 * i], [m for m in found[2 * i + 1] if m < start[1]]
+            if same_time or earlier:
+                last[user] = max(same_time) if same_time else earlier[0]
+        if not last:
+            return {}
+        rows = self.r.hmget(self.key("states", game), list(set(last.values())))
+        after = dict(zip(list(set(last.values())), rows))
+        return {user: json.loads(after[match_id])[user] for user, match_id in last.items()}
 
     def refold(self, game: str) -> None:
         """Fold every recorded match of `game` from the first, in finish order, and store the result."""
         model = _model()
-        table, changes, position = {}, {}, None
+        table, changes, states, position = {}, {}, {}, None
         records = self.r.hgetall(self.key("records", game))
+        played: dict = {}
         for match_id, at in self.r.zrange(self.key("finished", game), 0, -1, withscores=True):
-            changes[match_id] = rate(table, json.loads(records[match_id]), model)
+            record = json.loads(records[match_id])
+            changes[match_id] = rate(table, record, model)
+            states[match_id] = {u: table[u] for u in record["players"]}
+            for user in record["players"]:
+                played.setdefault(user, {})[match_id] = at
             position = [at, match_id]
-        self._write(game, table, changes, position, fresh=True)
+        self._write(game, table, changes, states, position, fresh=True, played=played)
 
-    def _write(self, game: str, table: dict, changes: dict, position, fresh: bool) -> None:
+    def _write(self, game: str, table: dict, changes: dict, states: dict, position, fresh: bool,
+               played: dict | None = None, first: bool = False) -> None:
         tx = self.r.pipeline(transaction=True)
+        if fresh or first:
+            tx.set(self.key("layout", game), self.LAYOUT)
         if fresh:
-            tx.delete(self.key("table", game), self.key("changes", game))
+            tx.delete(self.key("table", game), self.key("changes", game), self.key("states", game))
+            for user, matches in (played or {}).items():
+                tx.delete(self.key(f"played:{user}", game))
+                tx.zadd(self.key(f"played:{user}", game), matches)
         if table:
             tx.hset(self.key("table", game), mapping={u: json.dumps(v) for u, v in table.items()})
         if changes:
             tx.hset(self.key("changes", game), mapping={m: json.dumps(c) for m, c in changes.items()})
+            tx.hset(self.key("states", game), mapping={m: json.dumps(s) for m, s in states.items()})
         if position is not None:
             tx.set(self.key("folded", game), json.dumps(position))
         tx.execute()
