@@ -56,17 +56,28 @@ def rate(table: dict, record: dict, model=None) -> dict:
     return changes
 
 
+def rank_score(row: dict) -> float:
+    """A user's leaderboard place as a zset score (ascending = best first): the rating shown, then matches."""
+    return -(round(shown(row["mu"], row["sigma"]) * 100) * 10_000_000 + min(row["matches"], 9_999_999))
+
+
+def _row(user: str, raw: str) -> dict:
+    v = json.loads(raw)
+    return {"user": user, "rating": shown(v["mu"], v["sigma"]), "mu": round(v["mu"], 3),
+            "sigma": round(v["sigma"], 3), "matches": v["matches"]}
+
+
 class Ratings:
     """The ratings read model in Redis: records of finished matches, each game's table and changes.
 
     Per game: `records` (match -> its players and ranks), `finished` (zset, match by finish time), `table`
     (user -> mu, sigma, matches now), `changes` (match -> shown ratings before and after, per player),
     `states` (match -> each player's mu, sigma and matches after it), `played:<user>` (zset, the user's
-    matches by finish time) and `folded` (the last position folded). A match that finishes after every
+    matches by finish time), `rank` (zset, users in leaderboard order) and `folded` (the last position folded). A match that finishes after every
     folded one costs its own players' rows; one recorded late is folded in from its place onwards, each
     player starting from the state after their last earlier match: never the whole game's history."""
 
-    LAYOUT = "2"  # the keys above; a game folded by an earlier layout (no states) is folded again from zero
+    LAYOUT = "3"  # the keys above; a game folded by an earlier layout (no states) is folded again from zero
 
     def __init__(self, redis_client):
         self.r = redis_client
@@ -74,7 +85,7 @@ class Ratings:
     @staticmethod
     def key(kind: str, game: str = "") -> str:
         """A rating key: finished (zset by finish time), records, table, changes, states, played:<user>,
-        layout and folded (last folded)."""
+        rank (zset in leaderboard order), layout and folded (last folded)."""
         return f"ts:{TAG}:{kind}:{game}" if game else f"ts:{TAG}:{kind}"
 
     def record_finished(self, matches: list) -> int:
@@ -170,12 +181,14 @@ class Ratings:
         if fresh or first:
             tx.set(self.key("layout", game), self.LAYOUT)
         if fresh:
-            tx.delete(self.key("table", game), self.key("changes", game), self.key("states", game))
+            tx.delete(self.key("table", game), self.key("changes", game), self.key("states", game),
+                      self.key("rank", game))
             for user, matches in (played or {}).items():
                 tx.delete(self.key(f"played:{user}", game))
                 tx.zadd(self.key(f"played:{user}", game), matches)
         if table:
             tx.hset(self.key("table", game), mapping={u: json.dumps(v) for u, v in table.items()})
+            tx.zadd(self.key("rank", game), {u: rank_score(v) for u, v in table.items()})
         if changes:
             tx.hset(self.key("changes", game), mapping={m: json.dumps(c) for m, c in changes.items()})
             tx.hset(self.key("states", game), mapping={m: json.dumps(s) for m, s in states.items()})
@@ -184,15 +197,20 @@ class Ratings:
         tx.execute()
 
     # -- reading -------------------------------------------------------------------------------
-    def leaderboard(self, game: str) -> list:
-        """[{"user", "rating", "mu", "sigma", "matches"}] best first (ties: more matches, then user id)."""
-        rows = []
-        for user, raw in self.r.hgetall(self.key("table", game)).items():
-            v = json.loads(raw)
-            rows.append({"user": user, "rating": shown(v["mu"], v["sigma"]), "mu": round(v["mu"], 3),
-                         "sigma": round(v["sigma"], 3), "matches": v["matches"]})
-        rows.sort(key=lambda r: (-r["rating"], -r["matches"], r["user"]))
-        return rows
+    def leaderboard(self, game: str, offset: int = 0, limit: int | None = None) -> tuple[list, int]:
+        """([{"user", "rating", "mu", "sigma", "matches"}] best first (ties: more matches, then user id) from
+        `offset`, at most `limit` of them; how many are rated in all). Reads only the rows asked for."""
+        rank, table = self.key("rank", game), self.key("table", game)
+        pipe = self.r.pipeline(transaction=False)
+        pipe.zcard(rank)
+        pipe.zrange(rank, offset, offset + limit - 1 if limit else -1)
+        total, users = pipe.execute()
+        if not total and self.r.exists(table):  # folded before the rank index was kept: sort the table
+            rows = sorted((_row(u, raw) for u, raw in self.r.hgetall(table).items()),
+                          key=lambda row: (-row["rating"], -row["matches"], row["user"]))
+            return rows[offset:offset + limit if limit else None], len(rows)
+        raws = self.r.hmget(table, users) if users else []
+        return [_row(u, raw) for u, raw in zip(users, raws) if raw], total
 
     def of_user(self, user: str) -> dict:
         """{game: shown rating} for every game the user has a rating in."""

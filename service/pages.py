@@ -324,7 +324,8 @@ def _standings_page(template: str, read, **context):
 def leaderboard_page(game_id):
     """A game's ratings, best first."""
     w = wiring()
-    return _standings_page("leaderboard.html", lambda: ratings_views.leaderboard_rows(w, game_id),
+    return _standings_page("leaderboard.html",
+                           lambda: ratings_views.leaderboard_page(w, game_id, request.args.get("page")),
                            game=w.games.get(game_id), games=list(w.games.values()))
 
 

@@ -6,13 +6,31 @@ from domain.engine.bot_seats import is_bot
 from .errors import ApiError
 
 
-def leaderboard_rows(w, game_id: str) -> list:
-    """The game's ratings, best first, each with the player's display name."""
+PAGE_SIZE = 50  # players per leaderboard page
+
+
+def leaderboard_rows(w, game_id: str, offset: int = 0, limit: int = 100) -> dict:
+    """A page of the game's ratings, best first, each with the player's display name and place:
+    {"ratings", "total", "offset", "limit"}."""
     if game_id not in w.games:
         raise ApiError(404, "not_found", f"no game {game_id!r}")
-    rows = w.ratings.leaderboard(game_id)
+    rows, total = w.ratings.leaderboard(game_id, offset, limit)
     names = w.users.names([r["user"] for r in rows])
-    return [{**r, "name": names[r["user"]]} for r in rows]
+    return {"ratings": [{**r, "name": names[r["user"]], "place": offset + i + 1} for i, r in enumerate(rows)],
+            "total": total, "offset": offset, "limit": limit}
+
+
+def leaderboard_page(w, game_id: str, page_arg: str | None) -> dict:
+    """One page of the leaderboard page (1-based `?page=`; anything else reads as the first page), with
+    the numbers of the pages before and after it (None at either end)."""
+    page = int(page_arg) if page_arg and page_arg.isdigit() and 0 < len(page_arg) < 7 else 1
+    data = leaderboard_rows(w, game_id, (max(page, 1) - 1) * PAGE_SIZE, PAGE_SIZE)
+    last = max(1, -(-data["total"] // PAGE_SIZE))
+    if page > last:  # past the end: the last page
+        page = last
+        data = leaderboard_rows(w, game_id, (page - 1) * PAGE_SIZE, PAGE_SIZE)
+    return {**data, "page": page, "pages": last, "previous": page - 1 if page > 1 else None,
+            "next": page + 1 if page < last else None}
 
 
 def player_record(w, user_id: str) -> dict:

@@ -35,6 +35,13 @@ class UserSearch(Schema):
     limit = fields.Int(load_default=10, validate=validate.Range(min=1, max=25))
 
 
+class LeaderboardQuery(Schema):
+    """GET /api/games/<id>/leaderboard query: a page of the ratings, best first."""
+
+    offset = fields.Int(load_default=0, validate=validate.Range(min=0, max=10_000_000))
+    limit = fields.Int(load_default=100, validate=validate.Range(min=1, max=500))
+
+
 class Webhook(Schema):
     """PUT /api/users/me/webhook."""
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from flask import Blueprint
 
-from .. import ratings_views
-from ..http import wiring
+from .. import ratings_views, schemas
+from ..http import query, wiring
 from ..openapi import documented, schema_json
 
 bp = Blueprint("games", __name__)
@@ -25,8 +25,10 @@ def list_games():
 
 
 @bp.get("/api/games/<game_id>/leaderboard")
-@documented("the game's ratings (openskill Plackett-Luce, shown as mu - 3 sigma), best first")
+@documented("a page of the game's ratings (openskill Plackett-Luce, shown as mu - 3 sigma), best first",
+            query=schemas.LeaderboardQuery)
 def leaderboard(game_id):
-    """The game's ratings (openskill Plackett-Luce, shown as mu - 3 sigma), best first."""
-    return {"game": game_id, "ratings": ratings_views.leaderboard_rows(wiring(), game_id)}
+    """A page of the game's ratings (openskill Plackett-Luce, shown as mu - 3 sigma), best first."""
+    q = query(schemas.LeaderboardQuery)
+    return {"game": game_id, **ratings_views.leaderboard_rows(wiring(), game_id, q["offset"], q["limit"])}
 

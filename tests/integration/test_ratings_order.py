@@ -98,3 +98,16 @@ def test_a_game_folded_before_the_states_were_kept_is_folded_again_from_zero(red
     assert len(after["states"]) == 20
     ratings.refold(GAME)
     assert stored(redis_client) == after
+
+
+def test_the_leaderboard_reads_a_page_in_the_order_of_the_whole_table(redis_client):
+    ratings = Ratings(redis_client)
+    ratings.record_finished(season(40))
+    everyone, total = ratings.leaderboard(GAME)
+    assert total == 12 and len(everyone) == 12
+    assert everyone == sorted(everyone, key=lambda row: (-row["rating"], -row["matches"], row["user"]))
+    pages = [ratings.leaderboard(GAME, offset, 5) for offset in (0, 5, 10)]
+    assert [row for rows, _ in pages for row in rows] == everyone and all(t == 12 for _, t in pages)
+    assert ratings.leaderboard(GAME, 20, 5) == ([], 12)
+    redis_client.delete(Ratings.key("rank", GAME))  # as a game folded before the rank index left it
+    assert ratings.leaderboard(GAME, 5, 5) == pages[1]

@@ -63,6 +63,13 @@ def test_live_ratings_equal_rebuilt_ratings_with_four_players(wiring, client, ma
     assert client.get("/api/users/u_nobody").status_code == 404
     assert client.get("/api/games/chess/leaderboard").status_code == 404
 
+    second = client.get("/api/games/dice-race/leaderboard?offset=1&limit=2").get_json()
+    assert second["ratings"] == [dict(r, place=i + 2) for i, r in enumerate(board[1:3])]
+    assert (second["total"], second["offset"], second["limit"]) == (4, 1, 2)
+    for bad in ("limit=0", "limit=501", "offset=-1", "limit=ten"):
+        answer = client.get(f"/api/games/dice-race/leaderboard?{bad}")
+        assert answer.status_code == 400 and answer.get_json()["error"]["code"] == "invalid_query", bad
+
 
 def test_standings_pages_show_the_projection(wiring, client, make_user):
     """The leaderboard page lists each rated player linked to their page, which lists the finished match."""
@@ -78,3 +85,20 @@ def test_standings_pages_show_the_projection(wiring, client, make_user):
     assert "bob" in player and f'href="/matches/{match.id}"' in player and "→" in player
     assert client.get("/users/u_nobody").status_code == 404
     assert client.get("/games/chess/leaderboard").status_code == 404
+
+
+def test_the_leaderboard_page_goes_fifty_places_at_a_time(wiring, client):
+    """With more rated players than fit a page, ?page=2 shows places 51 onwards, with links both ways."""
+    from tests.integration.test_ratings_order import GAME, Finished
+    pairs = [[f"u{i:02d}a", f"u{i:02d}b"] for i in range(35)]  # 70 players, one two-player match each
+    wiring.ratings.record_finished([Finished(f"m{i:02d}", pair, {"winners": [pair[0]]}, f"2026-02-01T00:00:{i:02d}Z")
+                                    for i, pair in enumerate(pairs)])
+    first = client.get(f"/games/{GAME}/leaderboard").get_data(as_text=True)
+    assert first.count("<tr data-user=") == 50 and 'rel="next" href="?page=2"' in first and 'rel="prev"' not in first
+    assert "70 rated players" in first and "page 1 of 2" in first
+    second = client.get(f"/games/{GAME}/leaderboard?page=2").get_data(as_text=True)
+    assert second.count("<tr data-user=") == 20 and "<td>51</td>" in second and "<td>70</td>" in second
+    assert 'rel="prev" href="?page=1"' in second and 'rel="next"' not in second
+    for odd, rows in (("99", 20), ("0", 50), ("-1", 50), ("two", 50), ("9" * 40, 50)):
+        answer = client.get(f"/games/{GAME}/leaderboard?page={odd}")
+        assert answer.status_code == 200 and answer.get_data(as_text=True).count("<tr data-user=") == rows, odd
