@@ -1,10 +1,25 @@
 """Queries over the read models: the match list and the inbox."""
 from __future__ import annotations
 
+import heapq
+import itertools
+
 from domain.engine.json_codec import loads
 from domain.engine.timestamps import from_epoch
 
 from .summary import waits
+
+
+LISTED = ("invited", "active", "open", "finished")  # a list without a status leaves cancelled matches out
+SCAN_LIMIT = 5000  # index entries one list may look at when its filters leave most of them out
+
+
+def _batches(items, size: int):
+    """Lists of consecutive items: `size` first (a list whose index matches its filters is read at once),
+    then twice as many each time, at most 500 (one whose filters leave most out is read in few round trips)."""
+    while batch := list(itertools.islice(items, size)):
+        yield batch
+        size = min(size * 2, 500)
 
 
 class ReadModels:
@@ -22,29 +37,37 @@ class ReadModels:
         return [loads(raw) for raw in pipe.execute() if raw]
 
     def list_matches(self, status=None, game=None, player=None, limit: int = 50) -> list:
-        """Matches, newest activity first, filtered by status, game and player."""
+        """Matches, newest activity first, filtered by status, game and player: the narrowest index read
+        newest first, a chunk at a time, until `limit` rows match (at most SCAN_LIMIT looked at)."""
         if player:
-            index = self.keys.player_index(player)
-        elif status:
-            index = self.keys.status_index(status)
+            sources = [self.keys.player_index(player)]
         else:
-            index = None
-        if index:
-            ids = self.r.zrevrange(index, 0, 999)
-        else:
-            ids = []
-            for s in ("invited", "active", "open", "finished"):
-                ids += self.r.zrevrange(self.keys.status_index(s), 0, 999)
+            statuses = [status] if status else LISTED
+            sources = [self.keys.status_game_index(s, game) if game else self.keys.status_index(s) for s in statuses]
         out = []
-        for row in self.rows(ids):
-            if (status and row["status"] != status) or (game and row["game"] != game):
-                continue
-            if player and player not in row["players"]:
-                continue
-            row.pop("waiting", None)
-            out.append(row)
-        out.sort(key=lambda r: r["updated_at"] or "", reverse=True)
-        return out[:limit]
+        chunk = max(limit, 50)
+        candidates = heapq.merge(*(self._newest_first(key, chunk) for key in sources), key=lambda e: -e[1])
+        for batch in _batches(itertools.islice(candidates, SCAN_LIMIT), limit):
+            for row in self.rows([mid for mid, _score in batch]):
+                if (status and row["status"] != status) or (game and row["game"] != game):
+                    continue
+                if (player and player not in row["players"]) or (not status and row["status"] not in LISTED):
+                    continue
+                row.pop("waiting", None)
+                out.append(row)
+                if len(out) == limit:
+                    return out
+        return out
+
+    def _newest_first(self, key: str, chunk: int):
+        """(match id, score) of one index, highest score first, read `chunk` entries at a time."""
+        start = 0
+        while True:
+            entries = self.r.zrevrange(key, start, start + chunk - 1, withscores=True)
+            yield from entries
+            if len(entries) < chunk:
+                return
+            start += chunk
 
     def inbox(self, user_id: str) -> list:
         """Matches waiting for this user, longest-waiting first."""

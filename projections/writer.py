@@ -63,10 +63,11 @@ class ProjectionWriter:
         (idempotent); return the players whose inbox changed."""
         score = epoch(row["updated_at"]) if row["updated_at"] else 0.0
         for status in STATUSES:
-            if status == row["status"]:
-                pipe.zadd(self.keys.status_index(status), {row["id"]: score})
-            else:
-                pipe.zrem(self.keys.status_index(status), row["id"])
+            for index in (self.keys.status_index(status), self.keys.status_game_index(status, row["game"])):
+                if status == row["status"]:
+                    pipe.zadd(index, {row["id"]: score})
+                else:
+                    pipe.zrem(index, row["id"])
         for player in row["players"]:
             pipe.zadd(self.keys.player_index(player), {row["id"]: score})
         adds, removes = inbox_changes(prev, row)

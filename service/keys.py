@@ -91,6 +91,11 @@ class Keys:
         return f"ts:idx:status:{status}"
 
     @staticmethod
+    def status_game_index(status: str, game: str) -> str:
+        """One game's match ids by status, scored by last update time."""
+        return f"ts:idx:status:{status}:{game}"
+
+    @staticmethod
     def player_index(user_id: str) -> str:
         """A user's matches, scored by last update time."""
         return f"ts:idx:player:{user_id}"
