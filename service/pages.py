@@ -42,9 +42,11 @@ def page_user() -> dict | None:
         g.page_user = None
         sess = sessions().lookup(request.cookies.get(SESSION_COOKIE))
         if sess:
-            user = wiring().users.get(sess["user"])
+            user = wiring().users.signed_in(sess["user"], sess["cred"])
             if user:
                 g.page_user = {**user, "csrf": sess["csrf"]}
+            else:  # its token was rotated or revoked (signed out everywhere): the session ends with it
+                sessions().end(request.cookies.get(SESSION_COOKIE))
     return g.page_user
 
 
@@ -194,7 +196,9 @@ def new_token():
         user = require_session_csrf(request.form.get("csrf"))
     except ApiError as exc:
         return lobby(exc.message, exc.status)
-    sessions().stash_token(request.cookies.get(SESSION_COOKIE), wiring().users.rotate(user["id"]))
+    session_id = request.cookies.get(SESSION_COOKIE)
+    sessions().stash_token(session_id, wiring().users.rotate(user["id"]))
+    sessions().rebind(session_id, user["id"])  # this browser stays signed in; every other session ends
     return redirect("/welcome", 303)
 
 

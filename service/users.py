@@ -91,6 +91,14 @@ class Users:
             return None
         return {"id": rec["id"], "name": rec["name"], "webhook": rec.get("webhook") or None}
 
+    def signed_in(self, user_id: str, credential: str) -> dict | None:
+        """The user's public record when `credential` is still their token's hash (a session's sign-in
+        token has not been rotated or revoked since), else None."""
+        rec = self.r.hgetall(Keys.user(user_id))
+        if not rec or not credential or not hmac.compare_digest(rec.get("token_hash") or "", credential):
+            return None
+        return {"id": rec["id"], "name": rec["name"], "webhook": rec.get("webhook") or None}
+
     def with_webhook(self, user_ids) -> set:
         """Which of these users have a webhook, in one pipelined round trip (none asked: no round trip)."""
         user_ids = list(user_ids)

@@ -1,9 +1,12 @@
-"""Browser sessions for the pages: a random id in an HttpOnly cookie, the user and CSRF token in Redis."""
+"""Browser sessions for the pages: a random id in an HttpOnly cookie; the user, CSRF token and the token it
+was signed in with (its hash) in Redis, so a rotated or revoked token ends every session it began."""
 from __future__ import annotations
 
 import hashlib
 import hmac
 import secrets
+
+from .keys import Keys
 
 SESSION_COOKIE = "ts_session"
 LOGIN_CSRF_COOKIE = "ts_login_csrf"
@@ -28,22 +31,32 @@ class Sessions:
         self.r = redis_client
 
     def create(self, user_id: str) -> tuple[str, str]:
-        """Start a session for a user; return (session id for the cookie, its CSRF token)."""
+        """Start a session for a user, bound to the user's token of this moment; return (session id for the
+        cookie, its CSRF token)."""
         session_id = secrets.token_urlsafe(32)
         csrf = secrets.token_urlsafe(24)
         key = session_key(session_id)
-        self.r.hset(key, mapping={"user": user_id, "csrf": csrf})
-        self.r.expire(key, SESSION_TTL_SECONDS)
+        pipe = self.r.pipeline(transaction=False)
+        pipe.hset(key, mapping={"user": user_id, "csrf": csrf, "cred": self._credential(user_id)})
+        pipe.expire(key, SESSION_TTL_SECONDS)
+        pipe.execute()
         return session_id, csrf
 
+    def rebind(self, session_id: str, user_id: str) -> None:
+        """Bind this session to the user's token of this moment (after it made the user a new one)."""
+        self.r.hset(session_key(session_id), "cred", self._credential(user_id))
+
+    def _credential(self, user_id: str) -> str:
+        return self.r.hget(Keys.user(user_id), "token_hash") or ""
+
     def lookup(self, session_id: str | None) -> dict | None:
-        """{"user", "csrf"} of a live session, or None."""
+        """{"user", "csrf", "cred"} of a live session, or None."""
         if not session_id or len(session_id) > 200:
             return None
         rec = self.r.hgetall(session_key(session_id))
         if not rec.get("user"):
             return None
-        return {"user": rec["user"], "csrf": rec.get("csrf", "")}
+        return {"user": rec["user"], "csrf": rec.get("csrf", ""), "cred": rec.get("cred", "")}
 
     def stash_token(self, session_id: str, token: str) -> None:
         """Keep a new player's token for the welcome page (shown once, then forgotten)."""
