@@ -10,7 +10,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .errors import ApiError
-from .json_guard import check_url
+from .json_guard import check_ids, check_url
 from .json_provider import OrjsonProvider
 
 log = logging.getLogger("turnstream.web")
@@ -53,8 +53,16 @@ def create_app(settings=None, wiring=None) -> Flask:
     def refuse_invalid_urls():
         check_url(request.environ)
 
+    @app.url_value_preprocessor  # runs before before_request: a URL that is not UTF-8 is told so first
+    def refuse_malformed_ids(_endpoint, values):
+        if values:
+            check_url(request.environ)
+            check_ids(values)
+
     @app.errorhandler(ApiError)
     def api_error(exc: ApiError):
+        if pages.wants_page():  # a page path (a bad URL, a missing match): the HTML error page
+            return pages.error_page(exc.status, exc.message)
         headers = {"Retry-After": str(exc.extra["retry_after"])} if "retry_after" in exc.extra else {}
         return exc.body(), exc.status, headers
 

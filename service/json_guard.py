@@ -120,3 +120,16 @@ def check_url(environ: dict) -> None:
         unquote_to_bytes(environ.get("QUERY_STRING", "")).decode("utf-8")
     except (UnicodeDecodeError, UnicodeEncodeError):
         raise _invalid_string() from None
+
+
+# ids as the service makes them (m_ + 16 hex; u_ + 12 hex; bot:<level>:<n>), with room for imported ones: never
+# a brace, a colon in a match id, a space or anything else that could make a Redis key name other than its own
+ID_SHAPES = {"match_id": re.compile(r"[A-Za-z0-9_\-]{1,64}"), "user_id": re.compile(r"[A-Za-z0-9_\-:]{1,64}")}
+
+
+def check_ids(values: dict) -> None:
+    """Raise a 404 when a URL's match or user id cannot be one (so it never reaches a Redis key name)."""
+    for name, shape in ID_SHAPES.items():
+        value = values.get(name)
+        if value is not None and not shape.fullmatch(value):
+            raise ApiError(404, "not_found", f"no {name.removesuffix('_id')} with that id")

@@ -111,3 +111,22 @@ def test_invalid_strings_in_paths_and_queries_are_400(client, race):
             else client.get(path, headers=people["ann"][1])
         assert_400(resp, "invalid_string")
     assert client.get("/api/matches?player=%C3%A9").status_code == 200, "valid UTF-8 still passes"
+
+
+def test_an_id_that_could_name_another_redis_key_is_a_plain_404(client, wiring, make_user):
+    """A match id with a colon (here it names the match's own secret key: both ids fall in one partition) or
+    a brace is refused before any Redis call: 404 JSON for the API, the HTML error page for a browser."""
+    ann, headers = make_user("ann")
+    bob = make_user("bob")[0]
+    keys = wiring.store.keys
+    mid = next(m for m in (f"m_{i:016x}" for i in range(100_000)) if keys.partition(m) == keys.partition(m + ":secret"))
+    wiring.matches.create(ann, "dice-race", {"target": 8}, players=[ann, bob], match_id=mid)
+    assert keys.stream(mid + ":secret") == keys.secret(mid), "the id names the secret's key"
+    for path in (f"/api/matches/{mid}:secret/state", f"/api/matches/{mid}:secret", "/api/matches/{p08}/events",
+                 f"/api/matches/{'a' * 65}/state", f"/api/users/{ann}%20x"):
+        answer = client.get(path, headers=headers)
+        assert answer.status_code == 404 and answer.get_json()["error"]["code"] == "not_found", path
+    page = client.get(f"/matches/{mid}:secret", headers={"Accept": "text/html"})
+    assert page.status_code == 404 and page.mimetype == "text/html"
+    assert client.get(f"/api/matches/{mid}/state", headers=headers).status_code == 200
+    assert client.get("/api/users/bot:greedy:1").status_code in (200, 404)
