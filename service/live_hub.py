@@ -325,9 +325,26 @@ class LiveHub:
         return compact_json({"matches": self.read_models.inbox(user_id)})
 
     # -- catching up -------------------------------------------------------------------------------
+    def _followed(self, sub: Subscriber, match_ids: set) -> set:
+        """Which of these matches the subscriber follows: those it watches, and, for a signed-in user's stream,
+        those the user plays (their match index, one pipelined round trip, or the seats seen live)."""
+        followed = match_ids & sub.matches
+        rest = sorted(match_ids - followed) if sub.user and sub.everything_of_user else []
+        if rest:
+            pipe = self.r.pipeline(transaction=False)
+            for match_id in rest:
+                pipe.zscore(self.keys.player_index(sub.user), match_id)
+            for match_id, score in zip(rest, pipe.execute()):
+                seats = self._seats.get(match_id)
+                if score is not None or (seats is not None and sub.user in seats[0]):
+                    followed.add(match_id)
+        return followed
+
     def replay_since(self, sub: Subscriber, since_ms: int) -> list | None:
         """The messages of the events appended since `since_ms` to the subscriber's matches, in log order;
         None when there are too many (the client should reload instead)."""
+        if not sub.matches and not (sub.user and sub.everything_of_user):
+            return []  # follows no match: nothing to scan for
         keys = [self.keys.log(p) for p in range(self.keys.partitions)]
         pipe = self.r.pipeline(transaction=False)
         for key in keys:
@@ -338,8 +355,11 @@ class LiveHub:
                 return None
             entries.extend(found)
         entries.sort(key=lambda e: tuple(int(x) for x in e[0].split("-")))
+        followed = self._followed(sub, {fields["m"] for _id, fields in entries})
         out = []
         for entry_id, fields in entries:
+            if fields["m"] not in followed:  # another match: not loaded, not folded
+                continue
             version, count = int(fields["v"]), int(fields.get("n", 1))
             out.extend(item for _sub, item in
                        self.events_for(fields["m"], version - count, entry_ms(entry_id), only=[sub]))

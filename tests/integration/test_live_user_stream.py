@@ -145,3 +145,29 @@ def test_caps_refuse_new_streams_only_with_retry_after(live):
     for r in held:
         r.close()
     assert client.get(f"/api/matches/{mid}/stream", buffered=False).status_code == 200, "a closed stream frees its place"
+
+
+def test_a_resume_loads_only_the_matches_the_stream_follows(live, monkeypatch):
+    """Resuming scans the partition logs, but folds only the matches the stream follows: none for an anonymous
+    browser, the user's own for a signed-in one (an anonymous cursor cannot make the server fold every match)."""
+    w, client, users, headers, mid = live
+    others = []
+    for _ in range(6):  # matches eve is not in
+        other = client.post("/api/matches", json={"game": "dice-race", "players": [users["bob"]["id"]],
+                                                  "bots": ["random"], "options": {"target": 30}},
+                            headers=headers["bob"]).get_json()["id"]
+        others.append(other)
+    cursor = int(w.redis.xrange(w.store.keys.log(w.store.keys.partition(mid)), count=1)[0][0].split("-")[0])
+    note = {"type": "note", "payload": {"text": "hi"}}
+    assert client.post(f"/api/matches/{mid}/commands", json=note, headers=headers["ann"]).status_code == 201
+    project_partition(w.store.keys.partition(mid))
+    folded = []
+    real_read = w.live.matches.read
+    monkeypatch.setattr(w.live.matches, "read", lambda match_id, fn: (folded.append(match_id),
+                                                                      real_read(match_id, fn))[1])
+    anonymous = messages(read_all(client.get("/api/stream", headers={"Last-Event-ID": str(cursor)},
+                                             buffered=False)))
+    assert folded == [] and not [m for m in anonymous if m.get("event") == "match"]
+    own = messages(read_all(client.get("/api/users/me/stream", headers={**headers["ann"], "Last-Event-ID":
+                                                                       str(cursor)}, buffered=False)))
+    assert set(folded) == {mid} and any(m.get("event") == "match" for m in own)
