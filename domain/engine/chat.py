@@ -12,6 +12,12 @@ KEPT_CONTROLS = frozenset("\n\t")  # a message may have lines
 BIDI_CONTROLS = frozenset(chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A)))
 
 
+def refused_in_message(text: str) -> str | None:
+    """The first character a player's message (chat, a dispute's reason) may not hold: a control character
+    other than a line break or tab, or a direction override; None when there is none."""
+    return first_refused(text, frozenset({"Cc"}), keep=KEPT_CONTROLS, also=BIDI_CONTROLS)
+
+
 def decide_chat(match, player: str, text: str) -> list[dict]:
     """`chat_posted {text}` for a seated player; the text is stripped, non-empty, at most MAX_LENGTH, and
     free of control characters (but line breaks and tabs) and direction overrides."""
@@ -22,7 +28,7 @@ def decide_chat(match, player: str, text: str) -> list[dict]:
         raise RuleViolation("platform:chat.empty", "say something")
     if len(text) > MAX_LENGTH:
         raise RuleViolation("platform:chat.too-long", f"a chat message has at most {MAX_LENGTH} characters")
-    bad = first_refused(text, frozenset({"Cc"}), keep=KEPT_CONTROLS, also=BIDI_CONTROLS)
+    bad = refused_in_message(text)
     if bad is not None:
         raise RuleViolation("platform:chat.invisible-character",
                             f"a chat message may not hold control characters or direction overrides "

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from . import platform_events as pe
 from .aggregate import new_event
+from .chat import refused_in_message
 from .commands import first_version
 from .errors import RuleViolation
 from .timestamps import parse_time
@@ -55,6 +56,10 @@ def decide_open(match, player: str, version: int, reason: str, deadline: str | N
         raise RuleViolation("platform:dispute.not-a-move", "the opening setup cannot be disputed")
     if not reason or not reason.strip():
         raise RuleViolation("platform:dispute.reason", "say why you dispute this event")
+    bad = refused_in_message(reason)
+    if bad is not None:
+        raise RuleViolation("platform:dispute.invisible-character",
+                            f"a reason may not hold control characters or direction overrides (U+{ord(bad):04X})")
     dispute_id = f"d{match.version + 1}"
     return [new_event(pe.DISPUTE_OPENED, dispute=dispute_id, version=version, reason=reason.strip(), by=player,
                       deadline=deadline)]

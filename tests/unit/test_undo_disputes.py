@@ -79,6 +79,10 @@ def test_open_and_vote_refusals():
     assert disputes.decide_open(sim.match, "bob", 4, "x", None, sim.match.envelopes[:4])
     assert rule_of(lambda: disputes.decide_open(sim.match, "bob", 99, "x", None)) == "platform:dispute.not-a-move"
     assert rule_of(lambda: disputes.decide_open(sim.match, "bob", 4, "  ", None)) == "platform:dispute.reason"
+    for hidden in ("ok\u202egnp.exe", "nul\u0000", "bell\u0007", "iso\u2067late"):
+        assert rule_of(lambda: disputes.decide_open(sim.match, "bob", 4, hidden, None)) == \
+            "platform:dispute.invisible-character", repr(hidden)
+    assert disputes.decide_open(sim.match, "bob", 4, "line one\nline two\tand Ünïcode ✓", None)
     did = open_on(sim, "bob", rolled["version"])
     assert rule_of(lambda: disputes.decide_open(sim.match, "ann", 3, "x", None)) == "platform:dispute.already-open"
     assert rule_of(lambda: disputes.decide_vote(sim.match, "bob", did, True)) == "platform:dispute.own-dispute"
