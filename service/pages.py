@@ -87,6 +87,11 @@ def add_page_headers(response):
         if "login_csrf" in g and request.cookies.get(LOGIN_CSRF_COOKIE) != g.login_csrf:
             response.set_cookie(LOGIN_CSRF_COOKIE, g.login_csrf, httponly=True, samesite="Lax",
                                 secure=_secure_cookie(), path="/")
+        if g.get("page_user") is not None or "login_csrf" in g:  # it carries a CSRF token: this browser's only
+            response.headers.setdefault("Cache-Control", "private, no-cache")
+        response.vary.add("Cookie")
+    else:
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
     return response
 
 

@@ -54,3 +54,15 @@ def test_a_new_token_from_the_page_keeps_this_browser_and_ends_the_others(browse
     assert fresh != token and signed_in_as(own) and signed_in_as(thief) is None
     rotated = own.post("/api/users/me/token", headers={"Authorization": f"Bearer {fresh}"})
     assert rotated.status_code == 200 and signed_in_as(own) is None, "a token rotated over the API ends it too"
+
+
+def test_pages_with_a_csrf_token_are_never_kept_by_a_shared_cache(browsers):
+    own, _ = browsers
+    lobby = own.get("/")
+    assert lobby.headers["Cache-Control"] == "private, no-cache" and "Cookie" in lobby.headers["Vary"]
+    sign_up(own, "Ann")
+    signed_in = own.get("/")
+    assert 'name="csrf"' in signed_in.get_data(as_text=True) and "private" in signed_in.headers["Cache-Control"]
+    assert own.get("/welcome").headers["Cache-Control"] == "no-store"
+    api = own.get("/api/games")
+    assert api.headers["X-Content-Type-Options"] == "nosniff"
