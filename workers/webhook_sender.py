@@ -61,7 +61,10 @@ def literal_refusal(url: str, allow: tuple = ()) -> str | None:
     try:
         ip = ipaddress.ip_address(host)
     except ValueError:
-        return None
+        try:  # the other ways to write an IPv4 address that resolvers accept: 2130706433, 0x7f000001, 127.1, 0
+            ip = ipaddress.IPv4Address(socket.inet_aton(host))
+        except OSError:
+            return None
     if allowed(ip, allow):
         return None
     return f"{host} is not a public address (loopback, private, link-local or reserved): webhooks go to public " \

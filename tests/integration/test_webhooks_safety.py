@@ -218,6 +218,15 @@ def test_registering_a_literal_private_address_is_refused_at_once(client, make_u
     assert literal_refusal(f"http://{bracketed(address)}/", ()) is not None
 
 
+@pytest.mark.parametrize("host", ["0", "2130706433", "0x7f000001", "0177.0.0.1", "127.1", "10.1", "0xa9fea9fe"])
+def test_other_spellings_of_a_private_ipv4_address_are_refused_at_once(client, make_user, redis_client, host):
+    """Resolvers read 2130706433, 0x7f000001 and 127.1 as 127.0.0.1 (and 0 as 0.0.0.0): refused like it."""
+    user_id, headers = make_user("ann")
+    answer = client.put("/api/users/me/webhook", json={"url": f"http://{host}:8080/hook"}, headers=headers)
+    assert answer.status_code == 400, (host, answer.get_json())
+    assert redis_client.hget(Keys.user(user_id), "webhook") is None
+
+
 @pytest.mark.parametrize("url", ["http://localhost:9000/hook", "https://app.localhost/x", "http://LOCALHOST./"])
 def test_localhost_names_are_refused_at_once_unless_loopback_is_allowed(url):
     assert "this machine" in literal_refusal(url, ())
