@@ -15,7 +15,7 @@ from .keys import Keys
 BACKUP_KIND = "turnstream-operator-backup/1"
 WARNING = ("OPERATOR BACKUP: holds the secret seed of every running match (future dice and shuffles) and "
            "every player's token digest. Keep it private; never hand it to a player.")
-USER_FIELDS = ("id", "name", "token_hash", "webhook")
+USER_FIELDS = ("id", "name", "token_hash", "webhook", "webhook_secret")
 
 
 class RestoreRefused(Exception):
@@ -44,7 +44,7 @@ def backup_match(history: History, match_id: str) -> dict:
 
 
 def backup_user(w, user_id: str) -> dict | None:
-    """A user's record: id, name, token digest, webhook (and whether a legacy token key names it)."""
+    """A user's record: id, name, token digest, webhook and its signing secret (and whether a legacy token key names it)."""
     rec = w.redis.hgetall(Keys.user(user_id))
     if not rec:
         return None

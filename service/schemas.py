@@ -46,6 +46,10 @@ class Webhook(Schema):
     """PUT /api/users/me/webhook."""
 
     url = fields.Url(required=True, require_tld=False, schemes={"http", "https"})
+    secret = fields.Str(validate=validate.Regexp(r"^[\x21-\x7e]{16,128}$", error="16-128 printable ASCII "
+                                                 "characters, no spaces"),
+                        metadata={"description": "the HMAC key of this webhook's signatures (default: a new "
+                                                 "random one the first time, then the one you have)"})
 
 
 class NewMatch(Schema):

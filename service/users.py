@@ -169,14 +169,26 @@ class Users:
             pipe.exists(Keys.user(uid))
         return [uid for uid, ok in zip(user_ids, pipe.execute()) if not ok]
 
-    def set_webhook(self, user_id: str, url: str | None, allow: str = "") -> None:
-        """Register (or with None remove) a user's webhook URL; 400 when its host is this machine or a literal
-        address that is not public (nor in `allow`, the operator's TURNSTREAM_WEBHOOK_ALLOW networks)."""
+    def set_webhook(self, user_id: str, url: str | None, allow: str = "", secret: str | None = None) -> str | None:
+        """Register (or with None remove) a user's webhook URL and return the secret its deliveries are signed
+        with: `secret` when given, else the user's own (made at random the first time); 400 when the URL's
+        host is this machine or a literal address that is not public (nor in `allow`, the operator's
+        TURNSTREAM_WEBHOOK_ALLOW networks)."""
         from workers.webhook_sender import literal_refusal, parse_allowlist
         refusal = literal_refusal(url, parse_allowlist(allow)) if url else None
         if refusal:
             raise ApiError(400, "webhook_address_refused", refusal, fields={"url": [refusal]})
-        if url:
-            self.r.hset(Keys.user(user_id), "webhook", url)
-        else:
-            self.r.hdel(Keys.user(user_id), "webhook")
+        if not url:
+            self.r.hdel(Keys.user(user_id), "webhook", "webhook_secret")
+            return None
+        if secret is None:
+            self.r.hsetnx(Keys.user(user_id), "webhook_secret", secrets.token_urlsafe(32))
+        pipe = self.r.pipeline(transaction=False)
+        pipe.hset(Keys.user(user_id), mapping={"webhook": url, **({"webhook_secret": secret} if secret else {})})
+        pipe.hget(Keys.user(user_id), "webhook_secret")
+        return pipe.execute()[-1]
+
+    def webhook_target(self, user_id: str) -> tuple[str | None, str | None]:
+        """(the user's webhook URL, the secret its deliveries are signed with); (None, None) without one."""
+        url, secret = self.r.hmget(Keys.user(user_id), ["webhook", "webhook_secret"])
+        return (url, secret) if url else (None, None)

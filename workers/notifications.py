@@ -89,15 +89,18 @@ def deliver(user_id: str, notice: dict) -> int:
     """POST the notice as signed JSON to the user's current webhook; raise on failure so RQ retries.
     A URL that resolves to a non-public address is refused for good (logged, not retried)."""
     w = wiring()
-    user = w.users.get(user_id)
-    if not user or not user.get("webhook"):
+    url, secret = w.users.webhook_target(user_id)
+    if not url:
         return 0
     body = json.dumps(notice, sort_keys=True, separators=(",", ":")).encode()
+    # the user's own secret; the operator's TURNSTREAM_WEBHOOK_SECRET only for a webhook registered before
+    # each had its own
+    key = secret or w.settings.webhook_secret
     headers = {"Content-Type": "application/json", "User-Agent": "turnstream-webhook/1",
-               "X-Turnstream-Event": notice["kind"], SIGNATURE_HEADER: signature(w.settings.webhook_secret, body)}
+               "X-Turnstream-Event": notice["kind"], SIGNATURE_HEADER: signature(key, body)}
     s = w.settings
     try:
-        status = post_json(user["webhook"], body, headers, parse_allowlist(s.webhook_allow),
+        status = post_json(url, body, headers, parse_allowlist(s.webhook_allow),
                            s.webhook_connect_seconds, s.webhook_read_seconds)
     except UnsafeTarget as exc:
         record_webhook(w.redis, "refused")

@@ -58,8 +58,8 @@ def put_webhook():
     user = current_user()
     data = body(schemas.Webhook)
     w = wiring()
-    w.users.set_webhook(user["id"], data["url"], w.settings.webhook_allow)
-    return {"url": data["url"]}
+    secret = w.users.set_webhook(user["id"], data["url"], w.settings.webhook_allow, data.get("secret"))
+    return {"url": data["url"], "secret": secret}
 
 
 @bp.delete("/api/users/me/webhook")

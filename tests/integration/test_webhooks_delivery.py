@@ -15,6 +15,7 @@ from rq.job import Job
 from rq.registry import FinishedJobRegistry
 
 from service.connections import make_queue_redis
+from service.keys import Keys
 from tests.conftest import drain_projections
 from tests.e2e.processes import Api, service
 from tests.waiting import wait_for
@@ -83,10 +84,15 @@ def deliver_all(wiring):
     SimpleWorker([Queue(QUEUE, connection=conn)], connection=conn).work(burst=True, logging_level="WARNING")
 
 
+SECRETS: dict = {}  # user id -> the webhook secret their registration answered
+
+
 def hooked_user(client, make_user, name, url):
-    """A user with a webhook registered through the API."""
+    """A user with a webhook registered through the API (its secret kept in SECRETS)."""
     uid, headers = make_user(name)
-    assert client.put("/api/users/me/webhook", json={"url": url}, headers=headers).status_code == 200
+    answer = client.put("/api/users/me/webhook", json={"url": url}, headers=headers)
+    assert answer.status_code == 200 and answer.get_json()["url"] == url
+    SECRETS[uid] = answer.get_json()["secret"]
     return uid, headers
 
 
@@ -98,7 +104,7 @@ def test_your_turn_is_signed_and_sent_once(wiring, client, make_user, receiver):
     deliver_all(wiring)
     assert [(n["kind"], n["user"], n["match"]) for n in receiver.notices()] == [("your_turn", ann, mid)]
     call = receiver.calls[0]
-    assert valid_signature(call, wiring.settings.webhook_secret)
+    assert valid_signature(call, SECRETS[ann]) and not valid_signature(call, wiring.settings.webhook_secret)
     assert call["headers"]["Content-Type"] == "application/json"
     assert receiver.notices()[0]["url"].endswith(f"/matches/{mid}")
     row = wiring.read_models.rows([mid])[0]
@@ -127,7 +133,8 @@ def test_finished_and_dispute_notices_reach_the_right_players(wiring, client, ma
     assert finished["result"]["winners"] == [ann]
     dispute = next(n for n in receiver.notices() if n["kind"] == "dispute_opened")
     assert dispute["dispute"]["reason"] == "misclick" and dispute["dispute"]["by"] == bob
-    assert all(valid_signature(c, wiring.settings.webhook_secret) for c in receiver.calls)
+    assert all(valid_signature(c, SECRETS[json.loads(c["body"])["user"]]) for c in receiver.calls)
+    assert SECRETS[ann] != SECRETS[bob], "each player verifies with their own secret: none can sign for another"
 
 
 def test_users_without_a_webhook_get_nothing(wiring, client, make_user):
@@ -150,7 +157,8 @@ def test_a_real_worker_retries_a_failed_delivery_with_backoff(redis_url, tmp_pat
             _, ann = Api(base).post("/api/users", {"name": "ann"})
             _, bob = Api(base).post("/api/users", {"name": "bob"})
             bob_api = Api(base, bob["token"])
-            assert bob_api.call("PUT", "/api/users/me/webhook", {"url": flaky.url})[0] == 200
+            status, hook = bob_api.call("PUT", "/api/users/me/webhook", {"url": flaky.url, "secret": "b" * 24})
+            assert status == 200 and hook["secret"] == "b" * 24
             status, match = Api(base, ann["token"]).post("/api/matches", {"game": "uchronia",
                                                                           "players": [ann["id"], bob["id"]]})
             assert status == 201
@@ -165,6 +173,33 @@ def test_a_real_worker_retries_a_failed_delivery_with_backoff(redis_url, tmp_pat
         (job,) = [Job.fetch(j, connection=conn) for j in
                   FinishedJobRegistry(queue=Queue(QUEUE, connection=conn)).get_job_ids()]
         assert job.retry_intervals == [1, 2, 4, 8, 16] and job.retries_left == 4, "retried once, with backoff"
-        assert all(valid_signature(c, "turnstream-dev-webhook-secret") for c in flaky.calls)
+        assert all(valid_signature(c, "b" * 24) for c in flaky.calls), "signed with the secret bob chose"
     finally:
         flaky.close()
+
+
+def test_each_webhook_has_its_own_secret_kept_across_url_changes(wiring, client, make_user, receiver):
+    """The first registration makes a random secret, a new URL keeps it, a chosen one replaces it, a bad one is
+    a 400, DELETE forgets it; a webhook stored before secrets were per user is signed with the operator's."""
+    ann, ha = hooked_user(client, make_user, "ann", receiver.url)
+    first = SECRETS[ann]
+    assert len(first) >= 32
+    again = client.put("/api/users/me/webhook", json={"url": receiver.url + "?v=2"}, headers=ha).get_json()
+    assert again["secret"] == first
+    chosen = client.put("/api/users/me/webhook", json={"url": receiver.url, "secret": "s" * 20}, headers=ha)
+    assert chosen.get_json()["secret"] == "s" * 20
+    for bad in ("short", "has spaces in it ok", "x" * 129, 42):
+        refused = client.put("/api/users/me/webhook", json={"url": receiver.url, "secret": bad}, headers=ha)
+        assert refused.status_code == 400 and "secret" in refused.get_json()["error"]["fields"], bad
+    assert client.delete("/api/users/me/webhook", headers=ha).get_json() == {"url": None}
+    assert wiring.redis.hmget(Keys.user(ann), ["webhook", "webhook_secret"]) == [None, None]
+    fresh = client.put("/api/users/me/webhook", json={"url": receiver.url}, headers=ha).get_json()["secret"]
+    assert fresh not in (first, "s" * 20)
+
+    bob, hb = make_user("bob")
+    wiring.redis.hset(Keys.user(bob), "webhook", receiver.url)  # as a registration before per-user secrets
+    start_http(client, hb, {"game": "dice-race", "players": [bob, ann]}, ha)
+    drain_projections(wiring)
+    deliver_all(wiring)
+    to_bob = [c for c in receiver.calls if json.loads(c["body"])["user"] == bob]
+    assert to_bob and all(valid_signature(c, wiring.settings.webhook_secret) for c in to_bob)
