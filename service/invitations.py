@@ -30,11 +30,14 @@ def decline(matches, actor: str, match_id: str):
 
 def rematch(matches, actor: str, match_id: str):
     """The rematch of a finished match: the same game, seats (bots included, who need no consent) and
-    options as a new invited match created by the caller. Asking again (anyone seated) answers the same match."""
+    options (but the game's secret ones, which the end revealed) as a new invited match created by the caller. Asking again (anyone seated) answers the same match."""
     def facts(m):
         if actor not in m.players:
             raise ApiError(403, "not_seated", "you are not seated in this match")
-        return m.rematch, m.game_id, list(m.players), dict(m.options), m.turn_deadline_hours, m.replace_after_timeouts
+        # a secret option (a hidden setup) was revealed as the first match ended: the rematch draws its own
+        secret = getattr(m.game, "secret_options", frozenset())
+        options = {k: v for k, v in m.options.items() if k not in secret}
+        return m.rematch, m.game_id, list(m.players), options, m.turn_deadline_hours, m.replace_after_timeouts
 
     named, game_id, players, options, hours, replace_after = matches.read(match_id, facts)
     if named is None:

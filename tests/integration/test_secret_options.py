@@ -54,3 +54,8 @@ def test_secret_options_reach_no_viewer_until_the_end(mov):
     assert revealed["data"]["options"]["fixed_cultures"] == PLACEMENT and "redacted" not in revealed
     audit = client.get(f"/api/matches/{mid}/audit").get_json()
     assert audit["ok"] and audit["randomness"]["verified"] is True
+    rematch = client.post(f"/api/matches/{mid}/rematch", headers=headers["bob"])
+    assert rematch.status_code == 201, rematch.get_json()
+    again = w.matches.load(rematch.get_json()["id"])
+    assert "fixed_cultures" not in again.options and again.options["max_rounds"] == 1, \
+        "the rematch keeps the options but the secret one, which this match's end revealed"
