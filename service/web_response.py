@@ -1,4 +1,5 @@
-"""gunicorn responses that put a sized response's headers and first body bytes on the wire in one send.
+"""gunicorn responses that put a sized response's headers and first body bytes on the wire in one send, and
+gunicorn's own error answers (a request it cannot parse) as JSON like every other error.
 
 gunicorn writes the status line and headers with one `sendall` and the body with another. On loopback
 and in small VMs every send costs a system call that wakes the reader, so a JSON answer paid twice. Here
@@ -7,6 +8,9 @@ file sent by sendfile, a response without a body) is written exactly as gunicorn
 """
 from __future__ import annotations
 
+import json
+
+from gunicorn import util
 from gunicorn.http import wsgi
 
 
@@ -42,6 +46,19 @@ class OneSendResponse(wsgi.Response):
             self.sock.sendall(held)
 
 
+def write_json_error(sock, status_int: int, reason: str, _mesg: str) -> None:
+    """gunicorn's answer to a request it could not parse (an over-long request line or header, a malformed
+    request), as the service's JSON error; the request's own bytes are never echoed back."""
+    code = "_".join(reason.lower().replace("-", " ").split()) or "bad_request"
+    body = json.dumps({"error": {"code": code, "message": f"{reason.lower()}: the server could not read this "
+                                                          "request"}}).encode()
+    head = (f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n").encode("latin-1")
+    util.write_nonblock(sock, head + body)
+
+
 def install() -> None:
-    """Make this worker process's gunicorn build OneSendResponses (called in the worker, after the fork)."""
+    """Make this worker process's gunicorn build OneSendResponses and answer its own errors as JSON (called
+    in the worker, after the fork)."""
     wsgi.Response = OneSendResponse
+    util.write_error = write_json_error
