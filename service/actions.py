@@ -6,7 +6,7 @@ import json
 from .boards import place_of
 
 GROUP_OPEN_LIMIT = 12
-_TRAILING = {"on", "to", "at", "from", "for", "via", "in", "with", "into"}
+_TRAILING = {"on", "to", "at", "from", "for", "via", "in", "with", "into", "the", "a", "an", "your", "of"}
 
 
 def command_json(command: dict) -> str:

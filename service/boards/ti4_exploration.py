@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from domain.games.ti4_exploration.command_text import title
+from domain.games.ti4_exploration.command_text import step_words, title
 
 from .svgkit import e, ink, place, seat_letter, svg_root, text
 
@@ -164,7 +164,7 @@ def _panel(view: dict, viewer, seats: dict, y0: float, width: float) -> list:
 def _status_lines(view: dict) -> list:
     """The header lines: round, turn, step, a pending exploration or proposal, the decks."""
     lines = [f"Round {view.get('round', '?')}/{view.get('rounds', '?')} · turn: {view.get('turn_player') or '-'}"
-             f" · step: {str(view.get('step') or '-').replace('_', ' ')}"]
+             f" · now: {step_words(view.get('step')) if view.get('step') else '-'}"]
     if view.get("finished"):
         result = _dict(view.get("result"))
         lines.append(f"Finished · winners: {', '.join(map(str, _list(result.get('winners'))))}")

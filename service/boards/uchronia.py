@@ -1,7 +1,7 @@
 """Renders an Uchronia view as an inline SVG board: a legend, shared zones and every player's tableau."""
 from __future__ import annotations
 
-from domain.games.uchronia.command_text import building_name
+from domain.games.uchronia.command_text import building_name, step_words
 from domain.games.uchronia.data import COLOR_INFO, COLORS, DESIGNS
 
 from .svgkit import e, ink, place, svg_root, text
@@ -73,12 +73,13 @@ def _building_tile(x, y, bid, caption, names_state, width=150) -> str:
 def _header(view) -> tuple[str, str]:
     """Title lines (turn, pending step, end state) and the one-line summary for the text alternative."""
     pending = view.get("pending") or {}
-    who = ", ".join(str(p) for p in pending.get("players") or []) or "nobody"
-    step = str(pending.get("step", "finished")).replace("_", " ")
+    waiting = [str(p) for p in pending.get("players") or []]
+    step = step_words(pending.get("step", "finished"))
     parts = [text(16, 28, "Uchronia", 22, INK, weight="bold"),
              text(140, 28, f"Round {view.get('round')} of {view.get('max_rounds')} · {view.get('vp_target')} VP wins",
                   15, INK)]
-    line = f"Turn: {view.get('current_player') or '—'} · waiting for {who} to {step}"
+    line = f"Turn: {view.get('current_player') or '—'} · " + (
+        f"waiting for {' and '.join(waiting)} to {step}" if waiting else "the match is over")
     order = pending.get("order")
     if isinstance(order, dict):
         line2 = f"{str(order.get('order', '')).capitalize()} by {order.get('player')}: step {order.get('used')} of " \

@@ -23,6 +23,7 @@
   function currentVersion() { return parseInt(versionEl.dataset.matchVersion, 10) || 0; }
 
   function say(text, kind) {
+    if (kind !== "error") { delete messageEl.dataset.rule; }
     messageEl.textContent = text;
     messageEl.className = "flash " + (kind || "");
     messageEl.hidden = !text;
@@ -40,11 +41,46 @@
     }
   }
 
+  var NOT_STARTED = ["invited", "open", "cancelled"];
+  function started() { return NOT_STARTED.indexOf(body.dataset.matchStatus) < 0; }
+
+  // The match's status from a live update: the board appears when the match starts, and the controls
+  // of a running match (take-back, notifications) go when it ends.
+  function setStatus(status) {
+    if (!status) { return; }
+    body.dataset.matchStatus = status;
+    var card = document.querySelector(".board-card");
+    if (card) { card.classList.toggle("not-started", !started()); }
+    if (status === "finished" || status === "cancelled") {
+      document.querySelectorAll("[data-while-running]").forEach(function (el) { el.remove(); });
+    }
+  }
+
+  // "Take back my last move" only while the log shows a move of the viewer's that nobody has acted after
+  // (the server still checks the rest: randomness, hidden information, an open dispute).
+  function updateTakeback() {
+    var row = document.querySelector("[data-undo-row]");
+    if (!row) { return; }
+    var viewer = body.dataset.viewer || "";
+    var mine = false;
+    var others = false;  // anyone (or the game's clock) acted after the viewer's last move
+    var entries = document.querySelectorAll("#section-log li[data-event-version]");  // newest first
+    for (var i = 0; i < entries.length; i++) {
+      var li = entries[i];
+      if (li.dataset.actor !== viewer) { others = true; continue; }
+      if (li.dataset.scope === "game" && !li.classList.contains("reverted")) { mine = true; break; }
+    }
+    var paused = document.querySelector("#section-status .paused");  // a dispute is open
+    row.hidden = !(body.dataset.matchStatus === "active" && mine && !others && !paused);
+  }
+
   function applyLive(data) {
     if (data.version < currentVersion()) { return; }
     document.dispatchEvent(new CustomEvent("turnstream:before-update"));
+    setStatus(data.status);
     Object.keys(data.html).forEach(function (key) {
       if (key === "board") {
+        if (!started()) { return; }
         liveBoard = data.html.board;
         if (!replaying) { boardEl.innerHTML = liveBoard; boardEl.dataset.boardVersion = String(data.version); }
         return;
@@ -53,6 +89,7 @@
       if (el) { el.innerHTML = data.html[key]; }
     });
     setVersion(data.version);
+    updateTakeback();
     document.dispatchEvent(new CustomEvent("turnstream:updated", {detail: {version: data.version}}));
   }
 
@@ -74,11 +111,13 @@
     refreshTimer = setTimeout(function () { refreshTimer = null; refresh(); }, 30);
   }
 
+  // The refusal in words; the rule id stays out of the sentence (it is kept in data-rule for support).
   function errorText(err) {
+    messageEl.dataset.rule = (err && err.error && err.error.rule) || "";
     if (!err || !err.error) { return "The request failed."; }
-    var text = err.error.message || err.error.code;
-    if (err.error.rule) { text += " (" + err.error.rule + ")"; }
-    return text;
+    var text = err.error.message || err.error.code || "The request was refused.";
+    text = text.charAt(0).toUpperCase() + text.slice(1);
+    return /[.!?]$/.test(text) ? text : text + ".";
   }
 
   function act(path, payload, done) {
@@ -225,4 +264,5 @@
     live.on("reset", scheduleRefresh);
   }
   connect();
+  updateTakeback();
 }());

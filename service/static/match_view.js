@@ -20,10 +20,21 @@
   var highlightAfter = isNaN(lastVisit) ? version() : lastVisit;  // a first visit highlights nothing
   var seen = highlightAfter;  // what the viewer has had a chance to see (moves on while the tab is visible)
 
+  // Log entries after `after` that someone else caused. An entry without an actor (the platform's "the match
+  // is over", a revealed seed) stamped with the same moment as the entry before it is that move's consequence:
+  // it counts as that move's actor's, so the viewer's own finishing move marks nothing new for them.
   function othersEntries(after) {
-    return Array.prototype.filter.call(document.querySelectorAll("li[data-event-version]"), function (li) {
-      return parseInt(li.dataset.eventVersion, 10) > after && li.dataset.actor !== viewer;
-    });
+    var entries = Array.prototype.slice.call(document.querySelectorAll("li[data-event-version]")).reverse();
+    var prevActor = "";
+    var prevAt = null;
+    return entries.filter(function (li) {
+      var time = li.querySelector("time[datetime]");
+      var at = time ? time.getAttribute("datetime") : null;
+      var actor = li.dataset.actor || (at !== null && at === prevAt ? prevActor : "");
+      prevActor = actor;
+      prevAt = at;
+      return parseInt(li.dataset.eventVersion, 10) > after && actor !== viewer;
+    }).reverse();
   }
 
   function markNew() {
@@ -156,6 +167,15 @@
 
   document.addEventListener("visibilitychange", function () { markSeen(); updateTitle(); });
 
+  // -- a table wider than its box (the final standings) says it scrolls sideways --------------------
+  function markOverflow() {
+    document.querySelectorAll(".table-wrap").forEach(function (wrap) {
+      wrap.classList.toggle("overflows", wrap.scrollWidth > wrap.clientWidth + 1);
+    });
+  }
+  document.addEventListener("turnstream:updated", markOverflow);
+  window.addEventListener("resize", markOverflow);
+
   // -- chat stays scrolled to the newest message -------------------------------------------------
   function scrollChat() {
     var box = document.getElementById("section-chat");
@@ -168,4 +188,5 @@
   updateTitle();
   showNotifyState();
   scrollChat();
+  markOverflow();
 }());

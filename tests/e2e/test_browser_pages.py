@@ -138,7 +138,10 @@ def test_a_rejection_shows_the_rules_message(duel):
     api = Api(ann.page.url.split("/matches/")[0], ann.token)
     status, answer = api.post("/api/matches/" + ann.page.url.rsplit("/", 1)[1] + "/commands", bad)
     assert status == 422
-    assert answer["error"]["message"] in text and answer["error"]["rule"] in text
+    message = answer["error"]["message"]
+    assert (message[0].upper() + message[1:]) in text, text
+    assert answer["error"]["rule"] not in text, "the page says the refusal in words, without the rule id"
+    assert ann.page.get_attribute("#message", "data-rule") == answer["error"]["rule"], "the rule id stays at hand"
     assert ann.version() == version
 
 

@@ -46,6 +46,12 @@ def worker_name(state: dict, pid, worker) -> str:
     return "a die"
 
 
+def _the(*parts) -> str:
+    """`the Workshop` / `slot 2` held together by no-break spaces: one line, and one word for the grouping."""
+    name = "\u00a0".join(str(x) for x in parts)
+    return name if parts and parts[0] == "slot" else "the\u00a0" + name
+
+
 def _amounts(p: dict) -> str:
     parts = [f"{p[r]} {r}" for r in _RESOURCES if p.get(r)]
     return " and ".join(parts) or "nothing"
@@ -83,8 +89,11 @@ def describe_command(state: dict, command: dict, name) -> str:
     t = command.get("type")
     p = command.get("payload") or {}
     pid = state.get("current")
+    # The page groups the buttons of one kind (the sites one worker may visit, the slots of a row) under their
+    # common leading words: the shared part comes first, and a choice's name is bound to its article (`_the`)
+    # so that the common words end before it ("Send your blue 3 die" | "to the Workshop").
     if t == "visit":
-        return f"Visit the {words(p.get('site'))} with {worker_name(state, pid, p.get('worker'))}"
+        return f"Send {worker_name(state, pid, p.get('worker'))} to {_the(words(p.get('site')))}"
     if t == "pass":
         return "Pass for the rest of the round"
     if t == "end_visit":
@@ -98,21 +107,23 @@ def describe_command(state: dict, command: dict, name) -> str:
     if t == "take_citizen_die":
         slot = p.get("slot")
         cost = _CITIZEN_COSTS[slot - 1] if isinstance(slot, int) and 0 < slot <= len(_CITIZEN_COSTS) else "?"
-        return f"Take {_row_die(state.get('citizen_row') or [], slot)} from citizen slot {slot} for {cost} wisdom"
+        return (f"Take a citizen die from {_the('slot', slot)}: {_row_die(state.get('citizen_row') or [], slot)} "
+                f"for {cost} wisdom")
     if t == "gather":
         return f"Gather {_amounts(p)}"
     if t == "advance_temple":
-        return f"Advance 2 on the {words(p.get('temple'))} temple"
+        return f"Advance 2 on {_the(words(p.get('temple')))} temple"
     if t in ("build", "bonus_build"):
         return _build(state, p, t == "bonus_build")
     if t == "close_district":
         return _close(state, pid, p)
     if t == "bonus_temple":
-        return f"Advance 1 on the {words(p.get('temple'))} temple (bonus)"
+        return f"Advance 1 on {_the(words(p.get('temple')))} temple (bonus)"
     if t == "bonus_war":
         return "Attack (bonus)" if p.get("choice") == "attack" else "Advance 1 on the war track (bonus)"
     if t == "bonus_orator":
-        return f"Take {_row_die(state.get('orator_row') or [], p.get('slot'))} from orator slot {p.get('slot')} (bonus)"
+        return (f"Take an orator die from {_the('slot', p.get('slot'))} (bonus): "
+                f"{_row_die(state.get('orator_row') or [], p.get('slot'))}")
     if t == "bonus_resource":
         return f"Take 1 {p.get('resource')} (bonus)"
     return str(t).replace("_", " ").capitalize()

@@ -22,6 +22,22 @@ OPTION_WORDS = {
     "remove_ground_force": "remove one of your ground forces",
     "decline": "decline",
 }
+# A turn's steps by name ("Ann moved on to the production step").
+STEP_WORDS = {
+    "choose_action": "choosing an action",
+    "movement": "the movement step",
+    "invasion": "the invasion step",
+    "control": "gaining control of planets",
+    "production": "the production step",
+    "after_action": "the end of the action",
+}
+
+
+def step_words(step) -> str:
+    """A turn step id in words (`after_action` -> the end of the action); unknown ids without underscores."""
+    return STEP_WORDS.get(step) or str(step or "the next step").replace("_", " ")
+
+
 _ITEMS = {"trade_goods": "trade good", "commodities": "commodity", "cultural": "cultural fragment",
           "industrial": "industrial fragment", "hazardous": "hazardous fragment", "unknown": "unknown fragment"}
 

@@ -1,7 +1,7 @@
 """describe: one readable English sentence per event for the move log (never raises)."""
 from __future__ import annotations
 
-from .command_text import OPTION_WORDS, title
+from .command_text import OPTION_WORDS, step_words, title
 
 
 def _lot(lot) -> str:
@@ -10,19 +10,25 @@ def _lot(lot) -> str:
     return f"{lot.get('count', '?')} {str(lot.get('item', '?')).replace('_', ' ')}"
 
 
+def _count(n, one: str, many: str | None = None) -> str:
+    """`1 ship`, `3 ships`, `? ships`: a number with its noun in the right number."""
+    n = "?" if n is None else n
+    return f"{n} {one if n == 1 and not isinstance(n, bool) else many or one + 's'}"
+
+
 def _units(d: dict) -> str:
     parts = []
     if d.get("ships"):
-        parts.append(f"{d['ships']} ship(s)")
+        parts.append(_count(d["ships"], "ship"))
     if d.get("ground_forces"):
-        parts.append(f"{d['ground_forces']} ground force(s)")
+        parts.append(_count(d["ground_forces"], "ground force"))
     return " and ".join(parts) or "no units"
 
 
-def _delta(d: dict, what: str) -> str:
+def _delta(d: dict, one: str, many: str | None = None) -> str:
     n = d.get("delta", 0)
     verb = "gained" if isinstance(n, int) and n >= 0 else "lost"
-    return f"{verb} {abs(n) if isinstance(n, int) else n} {what}"
+    return f"{verb} {_count(abs(n) if isinstance(n, int) else n, one, many)}"
 
 
 SENTENCES = {
@@ -34,16 +40,16 @@ SENTENCES = {
     "turn_started": lambda d, n: f"{n(d.get('player'))}'s turn started.",
     "turn_ended": lambda d, n: f"{n(d.get('player'))}'s turn ended.",
     "system_activated": lambda d, n: f"{n(d.get('player'))} activated {d.get('system')} "
-                                     f"({d.get('command_tokens_left')} command tokens left).",
+                                     f"({_count(d.get('command_tokens_left'), 'command token')} left).",
     "ships_moved": lambda d, n: f"{n(d.get('player'))} moved {_units(d)} from {d.get('from')} to {d.get('to')}.",
     "movement_ended": lambda d, n: f"{n(d.get('player'))} ended movement.",
-    "ground_forces_committed": lambda d, n: f"{n(d.get('player'))} landed {d.get('count')} ground force(s) "
+    "ground_forces_committed": lambda d, n: f"{n(d.get('player'))} landed {_count(d.get('count'), 'ground force')} "
                                             f"on {d.get('planet')}.",
     "ground_combat_resolved": lambda d, n: f"Ground combat on {d.get('planet')}: {n(d.get('attacker'))} lost "
                                            f"{d.get('attacker_lost')}, {n(d.get('defender'))} lost "
                                            f"{d.get('defender_lost')}.",
     "invasion_ended": lambda d, n: f"{n(d.get('player'))} ended the invasion.",
-    "step_changed": lambda d, n: f"{n(d.get('player'))} moved on to {str(d.get('step')).replace('_', ' ')}.",
+    "step_changed": lambda d, n: f"{n(d.get('player'))} moved on to {step_words(d.get('step'))}.",
     "planet_control_gained": lambda d, n: f"{n(d.get('player'))} gained control of {d.get('planet')}"
                                           + (f" from {n(d['previous_controller'])}"
                                              if d.get("previous_controller") else "") + ".",
@@ -52,7 +58,7 @@ SENTENCES = {
                                         f"{d.get('planet') or 'the frontier token in ' + str(d.get('system'))}.",
     "exploration_deck_chosen": lambda d, n: f"{n(d.get('player'))} chose the {d.get('deck')} deck for "
                                             f"{d.get('planet')}.",
-    "exploration_deck_reshuffled": lambda d, n: f"The {d.get('deck')} discard pile ({d.get('count')} cards) "
+    "exploration_deck_reshuffled": lambda d, n: f"The {d.get('deck')} discard pile ({_count(d.get('count'), 'card')}) "
                                                 f"became the new deck.",
     "exploration_card_revealed": lambda d, n: f"{n(d.get('player'))} revealed {d.get('card', 'a card')} from the "
                                               f"{d.get('deck')} deck.",
@@ -60,9 +66,9 @@ SENTENCES = {
     "frontier_token_removed": lambda d, n: f"The frontier token in {d.get('system')} was removed.",
     "exploration_card_resolved": lambda d, n: f"{n(d.get('player'))} resolved {d.get('card')} "
                                               f"and chose to {d.get('option')}.",
-    "trade_goods_changed": lambda d, n: f"{n(d.get('player'))} {_delta(d, 'trade goods')}.",
-    "commodities_changed": lambda d, n: f"{n(d.get('player'))} {_delta(d, 'commodities')}.",
-    "command_tokens_changed": lambda d, n: f"{n(d.get('player'))} {_delta(d, 'command tokens')}.",
+    "trade_goods_changed": lambda d, n: f"{n(d.get('player'))} {_delta(d, 'trade good')}.",
+    "commodities_changed": lambda d, n: f"{n(d.get('player'))} {_delta(d, 'commodity', 'commodities')}.",
+    "command_tokens_changed": lambda d, n: f"{n(d.get('player'))} {_delta(d, 'command token')}.",
     "units_placed": lambda d, n: f"{n(d.get('player'))} placed {_units(d)} in "
                                  f"{d.get('planet') or d.get('system')}.",
     "ground_forces_removed": lambda d, n: f"{d.get('count')} of {n(d.get('player'))}'s ground forces were "

@@ -12,6 +12,26 @@ def _order(order_id) -> str:
     return str(order_id).capitalize()
 
 
+# What the player(s) a pending step waits for must do, in plain words ("waiting for Bob to <words>").
+STEP_WORDS = {
+    "setup_discard": "put a starting card into the Forum",
+    "choose_action": "choose an action",
+    "order_step": "carry out their order",
+    "reveal": "reveal cards for Draconias",
+    "give_card": "give a revealed card",
+    "raid": "decide whether to raid a building",
+    "monopoly_bonus": "take or decline the Monopoly bonus card",
+    "auto": "finish the automatic steps",
+    "finished": "finish: the match is over",
+}
+
+
+def step_words(step) -> str:
+    """A pending step (views' `pending.step`) as what the waited-for player does: `order_step` -> carry out
+    their order; an unknown step in plain words, never its id."""
+    return STEP_WORDS.get(step) or str(step or "act").replace("_", " ")
+
+
 def _card(color, count: int = 1) -> str:
     """`a red card` / `2 red cards`."""
     return f"a {color} card" if count == 1 else f"{count} {color} cards"

@@ -27,7 +27,6 @@ _TEMPLATES = {
     "great_works_refilled": "{building_id} joined the Great Works.",
     "resource_placed": "{player} placed a {color} resource under {building_id} ({placed} placed).",
     "building_completed": "{player} completed {building_id} for {vp} VP.",
-    "order_finished": "{player}'s {order} ended ({unused} step(s) unused).",
     "turn_ended": "{player}'s turn ended.",
 }
 
@@ -62,12 +61,20 @@ class _Lenient(dict):
         return "?"
 
 
+def _count(n, noun: str) -> str:
+    """`1 card`, `3 cards`, `? cards`."""
+    n = "?" if n is None else n
+    return f"{n} {noun if n == 1 and not isinstance(n, bool) else noun + 's'}"
+
+
 def _special(t: str, d: dict, f: dict) -> str | None:
     """Sentences whose wording depends on the data; None for template events."""
     if t in ("cards_dealt", "cards_drawn"):
         verb = "was dealt" if t == "cards_dealt" else "drew"
         seen = f" ({f['colors']})" if "colors" in d else ""
-        return f"{f.get('player', 'someone')} {verb} {d.get('count', '?')} card(s){seen}."
+        return f"{f.get('player', 'someone')} {verb} {_count(d.get('count'), 'card')}{seen}."
+    if t == "order_finished":
+        return f"{f.get('player', 'someone')}'s {d.get('order')} ended ({_count(d.get('unused'), 'step')} unused)."
     if t == "plotted":
         if d.get("order"):
             return f"{f.get('player')} plotted, copying {f.get('copied_from')}'s {d['order']} ({d.get('repetitions')}x)."

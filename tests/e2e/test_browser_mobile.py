@@ -1,0 +1,106 @@
+"""The match page on a 390 px touch screen: 44 px tap targets, a not-yet-started match without a half-filled
+board, the take-back button only when there is a move to take back, the footer off the screen edges; and the
+1280 px desktop page keeps its compact controls."""
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.processes import Api, service, start_invited
+from tests.e2e.test_browser_pages import browser  # noqa: F401  (the module-scoped chromium fixture)
+
+pytestmark = pytest.mark.browser
+CONTROLS = "button, a.button, summary, input[type=range], label.check"
+
+
+@pytest.fixture(scope="module")
+def site(redis_url, tmp_path_factory):
+    """A server with Ann and Bob (API users), a running Uchronia match and one still waiting for Bob."""
+    import redis
+    redis.Redis.from_url(redis_url).flushdb()
+    with service(redis_url, tmp_path_factory.mktemp("mobile-service")) as base:
+        users = {}
+        for name in ("Ann", "Bob"):
+            status, user = Api(base).post("/api/users", {"name": name})
+            assert status == 201, user
+            users[name] = user
+        ann, bob = users["Ann"], users["Bob"]
+        status, running = start_invited(Api(base, ann["token"]), {"game": "uchronia", "players": [ann["id"], bob["id"]]},
+                                        {bob["id"]: bob["token"]})
+        assert status == 201, running
+        status, invited = Api(base, ann["token"]).post("/api/matches", {"game": "uchronia",
+                                                                        "players": [ann["id"], bob["id"]]})
+        assert status == 201, invited
+        yield {"base": base, "ann": ann, "running": running["id"], "invited": invited["id"]}
+
+
+def _page(browser, site, width):
+    phone = width < 600
+    context = browser.new_context(viewport={"width": width, "height": 844 if phone else 900},
+                                  is_mobile=phone, has_touch=phone)
+    context.set_default_timeout(15000)
+    page = context.new_page()
+    page.goto(site["base"] + "/")
+    page.fill("#signin-form input[name=token]", site["ann"]["token"])
+    page.click("#signin-form button[type=submit]")
+    return context, page
+
+
+def _small_controls(page, least=44):
+    return page.eval_on_selector_all(CONTROLS, """(els, least) => els.filter(e => e.offsetParent !== null)
+        .map(e => { const r = e.getBoundingClientRect();
+                    return [e.tagName, (e.textContent || e.type).trim().slice(0, 30), r.width, r.height]; })
+        .filter(c => c[3] < least)""", least)
+
+
+def test_every_control_is_a_44px_tap_target_on_a_phone(browser, site):
+    context, page = _page(browser, site, 390)
+    page.goto(f"{site['base']}/matches/{site['running']}")
+    page.wait_for_selector("#live-indicator.on")
+    page.wait_for_selector(".board-tools [data-zoom-fit]")
+    assert page.locator("details.action-group summary").count() >= 1
+    assert _small_controls(page) == []
+    narrow = page.eval_on_selector_all("button", """els => els.filter(e => e.offsetParent !== null)
+        .filter(e => e.getBoundingClientRect().width < 44).map(e => e.textContent)""")
+    assert narrow == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    foot = page.eval_on_selector(".foot", "el => [parseFloat(getComputedStyle(el).paddingLeft), "
+                                          "parseFloat(getComputedStyle(el).paddingRight)]")
+    assert min(foot) >= 12
+    page.goto(site["base"] + "/")
+    assert _small_controls(page) == []
+    assert page.eval_on_selector(".topbar button.link", "el => el.getBoundingClientRect().height") < 60
+    context.close()
+
+
+def test_the_desktop_page_keeps_compact_controls(browser, site):
+    context, page = _page(browser, site, 1280)
+    page.goto(f"{site['base']}/matches/{site['running']}")
+    page.wait_for_selector(".board-tools [data-zoom-fit]")
+    assert page.eval_on_selector(".board-tools [data-zoom-fit]", "el => el.getBoundingClientRect().height") < 40
+    context.close()
+
+
+def test_a_match_waiting_for_invitations_shows_no_half_filled_board(browser, site):
+    context, page = _page(browser, site, 390)
+    page.goto(f"{site['base']}/matches/{site['invited']}")
+    page.wait_for_selector("[data-invited]")
+    assert page.is_visible("[data-board-waiting]")
+    assert not page.is_visible("#board") and not page.is_visible("#replay-slider")
+    shown = page.inner_text("main")
+    assert "None" not in shown and "nobody" not in shown, shown
+    assert not page.is_visible("#takeback")
+    context.close()
+
+
+def test_take_back_shows_only_after_a_move_of_ones_own(browser, site):
+    context, page = _page(browser, site, 390)
+    page.goto(f"{site['base']}/matches/{site['running']}")
+    page.wait_for_selector("#live-indicator.on")
+    assert not page.is_visible("#takeback"), "no move of Ann's yet: nothing to take back"
+    version = page.get_attribute("#match-version", "data-match-version")
+    page.locator("button.action").first.click()
+    page.wait_for_selector(f"#match-version:not([data-match-version='{version}'])")
+    page.wait_for_selector("#takeback", state="visible")
+    box = page.locator("#takeback").bounding_box()
+    assert box["height"] >= 44
+    context.close()
