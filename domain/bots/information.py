@@ -43,7 +43,8 @@ def canonical(commands: list) -> list:
 
 @dataclass(frozen=True)
 class InformationSet:
-    """One seat's knowledge: `view` (game.view for the seat), `legal` (its legal commands) and `sample`,
+    """One seat's knowledge: `view` (game.view for the seat), `legal` (its legal commands, but the offers the
+    game declares in `offer_commands`, which a bot does not make) and `sample`,
     which draws a full state consistent with the view (the hidden parts re-drawn from what the seat
     cannot tell apart; like OpenSpiel's resample_from_infostate). A bot never gets the state itself."""
 
@@ -62,6 +63,8 @@ def information_set(game, state: dict, player: str) -> InformationSet:
     """The information set of `player` in `state`: the only thing a bot decides from."""
     resample = RESAMPLERS[game.id]
     snapshot = json.loads(json.dumps(state))  # the caller may go on mutating its state
-    return InformationSet(game=game, player=player, view=game.view(snapshot, player),
-                          legal=canonical(game.legal_commands(snapshot, player)),
+    legal = canonical(game.legal_commands(snapshot, player))
+    offers = getattr(game, "offer_commands", frozenset())  # a bot asks nobody to answer an offer
+    legal = [c for c in legal if c["type"] not in offers] or legal
+    return InformationSet(game=game, player=player, view=game.view(snapshot, player), legal=legal,
                           _resample=lambda rng: resample(snapshot, player, rng))

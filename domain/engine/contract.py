@@ -13,6 +13,9 @@ A game package exports `GAME`, an object (usually a module-level instance of a s
                                            them out of `match_created` for every viewer (Match.redact);
                                            the stored event keeps them, so the audit shows them once
                                            the match has finished
+  offer_commands                           frozenset of command types that ask another player to
+                                           answer (a trade proposal; optional, default empty): bots
+                                           never send them, so they never hold a human up with offers
   initial_state(players, options) -> state the empty state before `setup`'s events are applied
   setup(players, options, rng) -> [event]  the opening events (deals, shuffles, placements)
   decide(state, player, command, rng) -> [event]

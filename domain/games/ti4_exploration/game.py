@@ -41,6 +41,8 @@ class Ti4Exploration:
     options_schema = OPTIONS_SCHEMA
     command_schemas = COMMAND_SCHEMAS
     revealing_events = frozenset({"exploration_card_revealed", "relic_drawn"})
+    # a proposal's worth depends on the other player's answer, which no bot here can weigh: bots make none
+    offer_commands = frozenset({"propose_transaction"})
 
     def initial_state(self, players, options):
         """The empty state before the setup events."""

@@ -78,3 +78,20 @@ def test_choices_are_legal_and_reproducible(game_id):
             command = choose(level, info, seed=n, iterations=20)
             assert command in info.legal
             assert choose(level, info, seed=n, iterations=20) == command
+
+
+def test_bots_make_no_offers_that_hold_a_player_up():
+    """TI4 declares propose_transaction an offer: no bot level sends one while anything else is legal, so a
+    human is never stopped turn after turn to answer a bot's trade (a bot still answers offers it gets)."""
+    game = _game("ti4-exploration")
+    offered = 0
+    for seed in range(4):
+        for n, (state, player) in enumerate(positions(game, seed=seed)):
+            legal = game.legal_commands(state, player)
+            info = information_set(game, state, player)
+            offered += any(c["type"] == "propose_transaction" for c in legal)
+            assert all(c["type"] != "propose_transaction" for c in info.legal) or \
+                {c["type"] for c in legal} == {"propose_transaction"}
+            for level in ("random", "greedy"):
+                assert choose(level, info, seed=n)["type"] != "propose_transaction"
+    assert offered, "some positions allowed an offer"
