@@ -76,4 +76,13 @@
     tickCountdowns();
     setInterval(tickCountdowns, 1000);
   });
+  // Declining an invitation cancels the match for everyone: one more tap to be sure (the lobby re-renders its
+  // rows live, so the listener sits on the document).
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (form && /\/decline$/.test(form.getAttribute("action") || "") &&
+        !window.confirm("Decline this invitation? The match is cancelled for every player.")) {
+      event.preventDefault();
+    }
+  });
 }());

@@ -30,17 +30,17 @@ def site(redis_url, tmp_path_factory):
         status, invited = Api(base, ann["token"]).post("/api/matches", {"game": "uchronia",
                                                                         "players": [ann["id"], bob["id"]]})
         assert status == 201, invited
-        yield {"base": base, "ann": ann, "running": running["id"], "invited": invited["id"]}
+        yield {"base": base, "ann": ann, "bob": bob, "running": running["id"], "invited": invited["id"]}
 
 
-def _page(browser, site, width):
+def _page(browser, site, width, who="ann"):
     phone = width < 600
     context = browser.new_context(viewport={"width": width, "height": 844 if phone else 900},
                                   is_mobile=phone, has_touch=phone)
     context.set_default_timeout(15000)
     page = context.new_page()
     page.goto(site["base"] + "/")
-    page.fill("#signin-form input[name=token]", site["ann"]["token"])
+    page.fill("#signin-form input[name=token]", site[who]["token"])
     page.click("#signin-form button[type=submit]")
     return context, page
 
@@ -103,4 +103,26 @@ def test_take_back_shows_only_after_a_move_of_ones_own(browser, site):
     page.wait_for_selector("#takeback", state="visible")
     box = page.locator("#takeback").bounding_box()
     assert box["height"] >= 44
+    context.close()
+
+
+def test_declining_an_invitation_asks_first(browser, site):
+    """Decline cancels the match for everyone, so the lobby asks; dismissing the question changes nothing."""
+    ann, bob = site["ann"], site["bob"]
+    status, invite = Api(site["base"], ann["token"]).post("/api/matches", {"game": "origins",
+                                                                            "players": [ann["id"], bob["id"]]})
+    assert status == 201
+    context, page = _page(browser, site, 390, who="bob")
+    row = page.locator(f"[data-inbox-match='{invite['id']}']")
+    assert "v1" not in row.inner_text() and "since" in row.inner_text()
+    asked = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    row.locator("[data-decline]").click()
+    page.wait_for_timeout(300)
+    assert asked and "cancelled" in asked[0]
+    assert Api(site["base"]).get(f"/api/matches/{invite['id']}")[1]["status"] == "invited"
+    page.once("dialog", lambda dialog: dialog.accept())
+    row.locator("[data-decline]").click()
+    page.wait_for_url(site["base"] + "/")
+    assert Api(site["base"]).get(f"/api/matches/{invite['id']}")[1]["status"] == "cancelled"
     context.close()
