@@ -5,7 +5,8 @@ import json
 
 from .boards import place_of
 
-GROUP_OPEN_LIMIT = 12
+GROUP_OPEN_LIMIT = 12  # a group with more buttons starts closed
+KIND_OPEN_LIMIT = 24  # so do all groups of one command type with more buttons in all (say 4 exits x 8 ports)
 _TRAILING = {"on", "to", "at", "from", "for", "via", "in", "with", "into", "the", "a", "an", "your", "of"}
 
 
@@ -66,6 +67,9 @@ def action_groups(acts: list) -> list:
     groups: dict = {}
     for act in acts:
         groups.setdefault(_group_key(act), []).append(act)
+    per_kind: dict = {}
+    for (kind, _rest), members in groups.items():
+        per_kind[kind] = per_kind.get(kind, 0) + len(members)
     out = []
     for (kind, _rest), members in groups.items():
         texts = [a["text"] for a in members]
@@ -74,6 +78,6 @@ def action_groups(acts: list) -> list:
         for a in members:
             short = a["text"][len(title):].strip(" ,") if title else a["text"]
             shown.append({"json": a["json"], "label": a["text"], "text": short or a["text"], "place": a["place"]})
-        out.append({"title": title or kind.replace("_", " ").capitalize(), "open": len(members) <= GROUP_OPEN_LIMIT,
-                    "actions": shown})
+        crowded = len(members) > GROUP_OPEN_LIMIT or (len(members) > 1 and per_kind[kind] > KIND_OPEN_LIMIT)
+        out.append({"title": title or kind.replace("_", " ").capitalize(), "open": not crowded, "actions": shown})
     return out

@@ -78,3 +78,17 @@ def test_uchronia_steps_read_as_plain_words():
     for step in ("setup_discard", "order_step", "choose_action", "give_card", "monopoly_bonus", "reveal", "raid"):
         assert "_" not in step_words(step) and step.replace("_", " ") != step_words(step)
     assert step_words("something_new") == "something new"
+
+
+def test_a_command_with_many_choices_starts_with_its_groups_closed():
+    """Merchant of Venus's opening: 4 exits x 8 ports is 32 buttons, shown as closed groups (tap a port on the
+    board, or open one exit); a few groups of a few buttons stay open."""
+    def acts(kind, groups, each):
+        return [{"json": json.dumps([kind, g, i]), "text": f"Head out via E{g} for port{i}", "type": kind,
+                 "place": f"square:p{i}", "field": "destination", "payload": {"to": f"E{g}", "destination": f"p{i}"}}
+                for g in range(groups) for i in range(each)]
+    crowded = action_groups(acts("declare_direction", 4, 8))
+    assert len(crowded) == 4 and not any(g["open"] for g in crowded)
+    assert [g["title"] for g in crowded] == [f"Head out via E{g}" for g in range(4)]
+    roomy = action_groups(acts("visit", 3, 5) + acts("pass", 1, 1))
+    assert all(g["open"] for g in roomy)
