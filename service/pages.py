@@ -414,6 +414,19 @@ def export(match_id):
     return response
 
 
+@bp.get("/matches/<match_id>/audit")
+def audit_page(match_id):
+    """The match's audit in words: the hash chain, the randomness commitment and, once revealed, every draw."""
+    w = wiring()
+    try:
+        game_id, title = w.matches.read(match_id, lambda m: (m.game_id, m.game.title))
+    except ApiError as exc:
+        return error_page(exc.status, exc.message)
+    report = History.from_wiring(w).audit(match_id)
+    return render_template("audit.html", user=page_user(), match_id=match_id, game_id=game_id, title=title,
+                           report=report)
+
+
 def _page_api_user() -> dict | None:
     user = page_user()
     return {k: user[k] for k in ("id", "name", "webhook")} if user else None

@@ -144,3 +144,20 @@ def test_heads_kept_while_running_are_verified_offline_once_revealed(client, mak
     with pytest.raises(SystemExit) as refused:
         cli_main(["audit", "--file", str(path), "--head", "three:xyz"])
     assert refused.value.code == 2
+
+
+def test_the_audit_page_says_it_in_words(client, make_user, wiring):
+    """/matches/<id>/audit: verified with every draw checked once finished, pending before, and a tampered
+    match named as broken at its version; the finished match's page links to it."""
+    mid, people = finished(client, make_user)
+    html = client.get(f"/matches/{mid}/audit").get_data(as_text=True)
+    assert 'data-ok="true"' in html and "Verified" in html and 'data-randomness="verified"' in html
+    assert f'href="/matches/{mid}/audit"' in client.get(f"/matches/{mid}", headers=people["ann"][1]).get_data(as_text=True)
+    running, _ = played(client, make_user)
+    assert 'data-randomness="pending"' in client.get(f"/matches/{running}/audit").get_data(as_text=True)
+    envs = wiring.store.read_range(running, 1)
+    rewrite_stream(wiring, running, envs[:5] + [dict(envs[5], data=dict(envs[5]["data"], value=9))] + envs[6:])
+    broken = client.get(f"/matches/{running}/audit").get_data(as_text=True)
+    assert 'data-ok="false"' in broken and "breaks at event 6" in broken
+    missing = client.get("/matches/m_none/audit", headers={"Accept": "text/html"})
+    assert missing.status_code == 404 and missing.mimetype == "text/html"
