@@ -19,10 +19,13 @@ def refused_in_message(text: str) -> str | None:
 
 
 def decide_chat(match, player: str, text: str) -> list[dict]:
-    """`chat_posted {text}` for a seated player; the text is stripped, non-empty, at most MAX_LENGTH, and
+    """`chat_posted {text}` for a seated player of a match that was not cancelled (before the start, during
+    and after the end); the text is stripped, non-empty, at most MAX_LENGTH, and
     free of control characters (but line breaks and tabs) and direction overrides."""
     if player not in match.players:
         raise RuleViolation("platform:chat.not-seated", "only seated players may chat; spectators read")
+    if match.status == "cancelled":
+        raise RuleViolation("platform:chat.cancelled", "this match was cancelled: nobody will read it here")
     text = (text or "").strip()
     if not text:
         raise RuleViolation("platform:chat.empty", "say something")
