@@ -58,7 +58,8 @@ def test_commands_arriving_during_the_gather_pause_are_projected_in_one_batch(wi
     is read and projected as one batch, not one batch per command (a batch's round trips are most of its cost)."""
     w = wiring
     stop = threading.Event()
-    follower = ProjectionFollower(w, make_queue_redis(w.settings), "gatherer", stop, gather_seconds=0.5)
+    # a pause long enough for 20 in-process commands even on a loaded 2-core machine (0.5 s was not, once)
+    follower = ProjectionFollower(w, make_queue_redis(w.settings), "gatherer", stop, gather_seconds=2.0)
     thread = threading.Thread(target=follower.run, daemon=True)
     thread.start()
     try:
@@ -68,7 +69,9 @@ def test_commands_arriving_during_the_gather_pause_are_projected_in_one_batch(wi
         before = follower.batches
         first = w.matches.submit("ann", mid, "note", {"text": "first"})["version"]
         wait_for(lambda: row_version(w, mid) >= first, 10, "the first note projected", interval=0.005)
+        started = time.monotonic()
         burst = [w.matches.submit("ann", mid, "note", {"text": f"n{k}"})["version"] for k in range(20)]
+        assert time.monotonic() - started < 2.0, "the burst outlasted the pause: the machine is too busy to tell"
         wait_for(lambda: row_version(w, mid) >= burst[-1], 10, "the burst projected")
         assert follower.batches - before == 2, "the first note alone, then the whole burst together"
     finally:
