@@ -92,3 +92,14 @@ def test_a_command_with_many_choices_starts_with_its_groups_closed():
     assert [g["title"] for g in crowded] == [f"Head out via E{g}" for g in range(4)]
     roomy = action_groups(acts("visit", 3, 5) + acts("pass", 1, 1))
     assert all(g["open"] for g in roomy)
+
+
+def test_origins_attack_says_what_it_brings():
+    """The attack button names its reward from the player's war position, as the rules compute it."""
+    origins = GAMES["origins"]
+    state, _events, _rng, _options = start(origins, PLAYERS, seed=b"attack")
+    from domain.games.origins.mains import attack_event
+    pid = state["current"]
+    reward = attack_event(state, pid, 0, "test")["data"]["reward"]
+    text = origins.describe_command(state, {"type": "attack", "payload": {}}, NAMES.get)
+    assert text.startswith("Attack: gain ") and all(f"{n} {r}" in text for r, n in reward.items() if n), text

@@ -52,6 +52,19 @@ def _the(*parts) -> str:
     return name if parts and parts[0] == "slot" else "the\u00a0" + name
 
 
+def _attack_gain(state: dict, pid) -> str:
+    """`: gain 2 food and 1 VP` — what an attack from the player's war position brings (attack.reward)."""
+    from .mains import attack_event  # what the attack would emit, worked out by the rules themselves
+    try:
+        data = attack_event(state, pid, 0, "words")["data"]
+    except Exception:  # words never fail a page: the bare verb then
+        return ""
+    gains = [_amounts(data.get("reward") or {})] if any((data.get("reward") or {}).values()) else []
+    if data.get("vp"):
+        gains.append(f"{data['vp']} VP")
+    return f": gain {' and '.join(gains)}" if gains else ": gains nothing yet (move up the war track first)"
+
+
 def _amounts(p: dict) -> str:
     parts = [f"{p[r]} {r}" for r in _RESOURCES if p.get(r)]
     return " and ".join(parts) or "nothing"
@@ -99,7 +112,7 @@ def describe_command(state: dict, command: dict, name) -> str:
     if t == "end_visit":
         return "End the visit"
     if t == "attack":
-        return "Attack"
+        return f"Attack{_attack_gain(state, pid)}"
     if t == "spend_food":
         die, war = p.get("to_die", 0), p.get("to_war", 0)
         gains = [g for g in (f"+{die} on the die" if die else "", f"+{war} war" if war else "") if g]
@@ -120,7 +133,8 @@ def describe_command(state: dict, command: dict, name) -> str:
     if t == "bonus_temple":
         return f"Advance 1 on {_the(words(p.get('temple')))} temple (bonus)"
     if t == "bonus_war":
-        return "Attack (bonus)" if p.get("choice") == "attack" else "Advance 1 on the war track (bonus)"
+        return (f"Attack{_attack_gain(state, pid)} (bonus)" if p.get("choice") == "attack"
+                else "Advance 1 on the war track (bonus)")
     if t == "bonus_orator":
         return (f"Take an orator die from {_the('slot', p.get('slot'))} (bonus): "
                 f"{_row_die(state.get('orator_row') or [], p.get('slot'))}")
