@@ -112,7 +112,7 @@ def test_twenty_tabs_share_one_stream_update_within_a_second_and_tell_the_truth(
             delays = [page.evaluate("v => window.__seen[v]", str(after)) - moved_at for page in tabs]
             lobby.wait_for_function(  # the lobby's row of the match follows, without a reload
                 """([m, v]) => [...document.querySelectorAll(`[data-inbox-match='${m}'], [data-my-match='${m}']`)]
-                     .some(row => row.textContent.includes('v' + v))""", arg=[mid, after], timeout=10000)
+                     .some(row => row.dataset.version === String(v))""", arg=[mid, after], timeout=10000)
             shoot(tabs[0], "live")
             shoot(lobby, "lobby")
             load = os.getloadavg()[0] / (os.cpu_count() or 1)

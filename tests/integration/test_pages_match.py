@@ -92,7 +92,7 @@ def test_game_over_shows_standings_once_and_no_take_back_or_dispute(table):
     log = html[html.index('class="log"'):]
     assert log.count("The match is over") + log.count("match finished") == 1
     assert 'id="takeback"' not in html and "data-dispute-version" not in html
-    for link in (f"/api/matches/{mid}/audit", f"/matches/{mid}/export"):
+    for link in (f"/matches/{mid}/audit", f"/matches/{mid}/export"):
         assert f'href="{link}"' in over and client.get(link).status_code == 200
     export = client.get(f"/matches/{mid}/export")
     assert "attachment" in export.headers["Content-Disposition"] and export.get_json()["seed"]
