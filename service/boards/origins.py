@@ -93,10 +93,10 @@ def _market(view, y):
     return out, y + 60
 
 
-def _marker(x, y, k, pid):
+def _marker(x, y, k, pid, r=9):
     col = PLAYER_MARK[k % len(PLAYER_MARK)]
-    return (f'<g><title>{e(pid)}</title><circle cx="{x}" cy="{y}" r="9" fill="{col}" stroke="#333"/>'
-            + text(x, y + 4.5, seat_letter(k), 12, ink(col), "middle", "bold") + "</g>")
+    return (f'<g><title>{e(pid)}</title><circle cx="{x}" cy="{y}" r="{r}" fill="{col}" stroke="#333"/>'
+            + text(x, y + 4.5, seat_letter(k), 12 if r >= 9 else 11, ink(col), "middle", "bold") + "</g>")
 
 
 def _tracks(view, seats, y):
@@ -117,7 +117,12 @@ def _tracks(view, seats, y):
         for k, pid in enumerate(seats):
             value = value_of(players.get(pid) or {})
             value = value if isinstance(value, int) else 0
-            out.append(_marker(150 + value * 54 + 30 + (k % 2) * 12, ty + 9 + (k // 2) * 12, k, pid))
+            # right of the cell's number, two per row (one row for two players): none covers a number or another
+            x0 = 150 + value * 54
+            if len(seats) <= 2:
+                out.append(_marker(x0 + 25 + k * 18, ty + 13, k, pid, r=8))
+            else:
+                out.append(_marker(x0 + 23 + (k % 2) * 16, ty + 7 + (k // 2) * 12, k, pid, r=7))
     return out, y + 40 * len(rows) + 8
 
 
