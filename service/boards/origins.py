@@ -96,7 +96,7 @@ def _market(view, y):
 def _marker(x, y, k, pid, r=9):
     col = PLAYER_MARK[k % len(PLAYER_MARK)]
     return (f'<g><title>{e(pid)}</title><circle cx="{x}" cy="{y}" r="{r}" fill="{col}" stroke="#333"/>'
-            + text(x, y + 4.5, seat_letter(k), 12 if r >= 9 else 11, ink(col), "middle", "bold") + "</g>")
+            + text(x, y + 4.5, seat_letter(k), 12, ink(col), "middle", "bold") + "</g>")
 
 
 def _tracks(view, seats, y):
