@@ -5,7 +5,7 @@ from __future__ import annotations
 from domain.games.merchant_of_venus import data
 from domain.games.merchant_of_venus.command_text import culture_name, item_name, square_label, square_name
 
-from .svgkit import e, ink, place, seat_letter, svg_root, text
+from .svgkit import e, ink, mine_anchor, place, seat_letter, svg_root, text
 
 SCALE, OX, OY = 38, 6, 96
 MAP_W, MAP_H = 21 * SCALE, 16 * SCALE
@@ -139,7 +139,7 @@ def _systems(view: dict) -> list[str]:
     return out
 
 
-def _ships(view: dict, colours: dict, seats: dict) -> list[str]:
+def _ships(view: dict, colours: dict, seats: dict, viewer=None) -> list[str]:
     out = []
     states = view.get("player_states") or {}
     for i, (pid, ps) in enumerate(states.items()):
@@ -149,6 +149,8 @@ def _ships(view: dict, colours: dict, seats: dict) -> list[str]:
         out.append(f'<g><title>{e(pid)}\'s ship</title><circle cx="{x + dx}" cy="{y + dy}" r="10" fill="{col}" '
                    f'stroke="#000" stroke-width="2"/>'
                    + text(x + dx, y + dy + 4.5, seats.get(pid, "?"), 12, ink(col), "middle", "bold") + "</g>")
+        if viewer is not None and pid == viewer:
+            out.append(mine_anchor(x + dx, y + dy))
     return out
 
 
@@ -252,7 +254,7 @@ def render_board(view: dict, viewer) -> str:
     parts += _links()
     parts += [_square(s, spaceports, deeds, colours) for s in data.SQUARE_ORDER]
     parts += _systems(view)
-    parts += _ships(view, colours, seats)
+    parts += _ships(view, colours, seats, viewer)
     parts.append(_legend(legend_y + 8, players, colours, seats))
     for i, (pid, ps) in enumerate(states.items()):
         parts += _panel(i, pid, ps if isinstance(ps, dict) else {}, view, colours.get(pid, "#fff"),

@@ -43,6 +43,11 @@ def place(key: str, name: str, body: str) -> str:
     return f'<g data-place="{e(key)}"><title>{e(name)}</title>{body}</g>'
 
 
+def mine_anchor(x: float, y: float) -> str:
+    """An invisible point marking the viewer's own piece: the page scrolls a board too wide for the screen to it."""
+    return f'<circle data-mine="" cx="{x:.1f}" cy="{y:.1f}" r="1" fill="none"/>'
+
+
 def seat_letter(index: int) -> str:
     """The letter that marks a seat's pieces next to its colour (colour is never the only cue)."""
     return SEAT_LETTERS[index % len(SEAT_LETTERS)]

@@ -6,7 +6,7 @@ import math
 
 from domain.games.ti4_exploration.command_text import step_words, title
 
-from .svgkit import e, ink, place, seat_letter, svg_root, text
+from .svgkit import e, ink, mine_anchor, place, seat_letter, svg_root, text
 
 HEX = 88
 COLOURS = ["#d64541", "#3a7bd5", "#2e9e5b", "#d4a017"]
@@ -63,7 +63,7 @@ def _badge(x, y, seat: int, label: str) -> str:
             + text(x, y + 1, label, 12, ink(col), "middle", "bold"))
 
 
-def _system(sid: str, sys_: dict, view: dict, seats: dict, ox: float, oy: float) -> list:
+def _system(sid: str, sys_: dict, view: dict, seats: dict, ox: float, oy: float, viewer=None) -> list:
     """One hex (a place), then its tokens, units in space and planets (places of their own)."""
     cx, cy = _centre(_num(sys_.get("q")), _num(sys_.get("r")), ox, oy)
     home_of = sys_.get("home_of")
@@ -75,6 +75,8 @@ def _system(sid: str, sys_: dict, view: dict, seats: dict, ox: float, oy: float)
     hexagon = (f'<polygon points="{_hex_points(cx, cy)}" fill="{HEX_FILL}" stroke="{e(stroke)}" '
                f'stroke-width="{width}"/>' + text(cx, cy - HEX + 34, name, 14, INK, "middle", "bold"))
     out = [place(f"system:{sid}", f"{name} (system{home})", hexagon)]
+    if viewer is not None and home_of == viewer:
+        out.append(mine_anchor(cx, cy))
     if sys_.get("frontier_token"):
         out.append(f'<circle cx="{cx - 44:.1f}" cy="{cy - 28:.1f}" r="11" fill="#6b4fa0" stroke="#d8c8ff"/>'
                    + text(cx - 44, cy - 23.5, "F", 13, "#ffffff", "middle", "bold"))
@@ -240,7 +242,7 @@ def render_board(view: dict, viewer) -> str:
         out.append(text(12, 22 + 19 * i, line, 14 if i else 15, INK, weight="normal" if i else "bold"))
     out.append(_legend(12, 22 + 19 * len(header) + 6, view, seats))
     for sid, sys_ in systems.items():
-        out += _system(str(sid), _dict(sys_), view, seats, ox, oy)
+        out += _system(str(sid), _dict(sys_), view, seats, ox, oy, viewer)
     out += _panel(view, viewer, seats, panels_y, width)
     planets = _dict(view.get("planets"))
     owned = "; ".join(f"{pid} controls " + (", ".join(title(n) for n, pl in planets.items()

@@ -53,6 +53,23 @@
   try { saved = window.localStorage.getItem(KEY); } catch (e) { saved = null; }
   setZoom(saved === "fit" ? "fit" : (parseFloat(saved) || 1));
 
+  // -- on opening, a board wider or taller than its frame shows the viewer's own piece ----------------
+  // (a board marks it with [data-mine]: a ship, a home system); later live updates keep where the player panned
+  function showMine() {
+    var mine = board.querySelector("[data-mine]");
+    if (!mine || (board.scrollWidth <= board.clientWidth && board.scrollHeight <= board.clientHeight)) { return; }
+    var frame = board.getBoundingClientRect();
+    var spot = mine.getBoundingClientRect();
+    var margin = 80;  // the least scroll that shows it with some room around: the header stays in view if it can
+    if (spot.right > frame.left + board.clientWidth - margin) {
+      board.scrollLeft += spot.right - frame.left - board.clientWidth + margin;
+    }
+    if (spot.bottom > frame.top + board.clientHeight - margin) {
+      board.scrollTop += spot.bottom - frame.top - board.clientHeight + margin;
+    }
+  }
+  showMine();
+
   // -- a place several actions share: show just those buttons ---------------------------------------
   function actionsBox() { return document.getElementById("section-actions"); }
 

@@ -126,3 +126,22 @@ def test_declining_an_invitation_asks_first(browser, site):
     page.wait_for_url(site["base"] + "/")
     assert Api(site["base"]).get(f"/api/matches/{invite['id']}")[1]["status"] == "cancelled"
     context.close()
+
+
+@pytest.mark.parametrize("game", ["merchant-of-venus", "ti4-exploration"])
+def test_a_board_wider_than_the_phone_opens_on_the_players_own_piece(browser, site, game):
+    """Merchant of Venus's ship and TI4's home system may lie off screen at 390 px: the board frame opens
+    scrolled to them (the board marks the viewer's piece with data-mine)."""
+    ann = site["ann"]
+    status, match = Api(site["base"], ann["token"]).post("/api/matches", {"game": game, "players": [ann["id"]],
+                                                                          "bots": ["random"]})
+    assert status == 201, match
+    context, page = _page(browser, site, 390)
+    page.goto(f"{site['base']}/matches/{match['id']}")
+    page.wait_for_selector("#board [data-mine]", state="attached")
+    inside = page.evaluate("""() => { const b = document.querySelector('#board'); const f = b.getBoundingClientRect();
+        const m = b.querySelector('[data-mine]').getBoundingClientRect();
+        return [b.scrollWidth > b.clientWidth || b.scrollHeight > b.clientHeight,
+                m.left >= f.left && m.right <= f.right && m.top >= f.top && m.bottom <= f.bottom]; }""")
+    assert inside == [True, True], inside
+    context.close()
