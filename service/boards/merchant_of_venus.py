@@ -31,13 +31,20 @@ def _links() -> list[str]:
         colour, width, dash = ("#3ecf5a", 5, "") if cost == 2 else ("#7f8a99", 2, "")
         out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{colour}" '
                    f'stroke-width="{width}"{dash}/>')
+    return out
+
+
+def _nav_labels() -> list[str]:
+    """The dice values of each navigation exit, on its link; drawn after the squares so that none hides one."""
+    out = []
     for nav, exits in data.NAV_EXITS.items():
         (x1, y1) = _xy(nav)
         for to, nums in exits.items():
             x2, y2 = _xy(to)
             mx, my = x1 + (x2 - x1) * 0.5, y1 + (y2 - y1) * 0.5
-            out.append(f'<rect x="{mx - 13:.1f}" y="{my - 11:.1f}" width="26" height="16" rx="3" fill="#000"/>'
-                       + text(mx, my + 2, ",".join(map(str, nums)), 12, "#ffe066", "middle", "bold"))
+            out.append(f'<g pointer-events="none"><rect x="{mx - 13:.1f}" y="{my - 11:.1f}" width="26" height="16" '
+                       f'rx="3" fill="#000"/>' + text(mx, my + 2, ",".join(map(str, nums)), 12, "#ffe066", "middle",
+                                                      "bold") + "</g>")  # a tap goes through to the square
     return out
 
 
@@ -253,6 +260,7 @@ def render_board(view: dict, viewer) -> str:
     parts = [f'<rect width="{WIDTH}" height="{height}" fill="{BG}"/>', header]
     parts += _links()
     parts += [_square(s, spaceports, deeds, colours) for s in data.SQUARE_ORDER]
+    parts += _nav_labels()
     parts += _systems(view)
     parts += _ships(view, colours, seats, viewer)
     parts.append(_legend(legend_y + 8, players, colours, seats))
