@@ -17,6 +17,7 @@ from .lobby_form import bots_from_form, field_errors, option_fields, parse_optio
 from .match_log import dispute_vote_note
 from .match_page import live_sections
 from .standings import winners_sentence
+from .users import token_hash
 from .web_sessions import LOGIN_CSRF_COOKIE, SESSION_COOKIE, SESSION_TTL_SECONDS, Sessions, same_secret
 
 bp = Blueprint("pages", __name__)
@@ -43,10 +44,8 @@ def page_user() -> dict | None:
         sess = sessions().lookup(request.cookies.get(SESSION_COOKIE))
         if sess:
             user = wiring().users.signed_in(sess["user"], sess["cred"])
-            if user:
+            if user:  # else its token was rotated or revoked (signed out everywhere): it stays signed out
                 g.page_user = {**user, "csrf": sess["csrf"]}
-            else:  # its token was rotated or revoked (signed out everywhere): the session ends with it
-                sessions().end(request.cookies.get(SESSION_COOKIE))
     return g.page_user
 
 
@@ -202,8 +201,9 @@ def new_token():
     except ApiError as exc:
         return lobby(exc.message, exc.status)
     session_id = request.cookies.get(SESSION_COOKIE)
-    sessions().stash_token(session_id, wiring().users.rotate(user["id"]))
-    sessions().rebind(session_id, user["id"])  # this browser stays signed in; every other session ends
+    token = wiring().users.rotate(user["id"])
+    sessions().rebind(session_id, token_hash(token))  # this browser stays in; every other session ends
+    sessions().stash_token(session_id, token)
     return redirect("/welcome", 303)
 
 

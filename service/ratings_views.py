@@ -23,8 +23,9 @@ def leaderboard_rows(w, game_id: str, offset: int = 0, limit: int = 100) -> dict
 def leaderboard_page(w, game_id: str, page_arg: str | None) -> dict:
     """One page of the leaderboard page (1-based `?page=`; anything else reads as the first page), with
     the numbers of the pages before and after it (None at either end)."""
-    page = int(page_arg) if page_arg and page_arg.isdigit() and 0 < len(page_arg) < 7 else 1
-    data = leaderboard_rows(w, game_id, (max(page, 1) - 1) * PAGE_SIZE, PAGE_SIZE)
+    digits = page_arg is not None and page_arg.isascii() and page_arg.isdigit()  # not "²" nor "٢"
+    page = max(1, int(page_arg[:9])) if digits else 1
+    data = leaderboard_rows(w, game_id, (page - 1) * PAGE_SIZE, PAGE_SIZE)
     last = max(1, -(-data["total"] // PAGE_SIZE))
     if page > last:  # past the end: the last page
         page = last

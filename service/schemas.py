@@ -1,7 +1,9 @@
 """Marshmallow schemas for every request body of the HTTP API."""
 from __future__ import annotations
 
-from marshmallow import Schema, ValidationError, fields, validate
+from urllib.parse import urlsplit
+
+from marshmallow import Schema, ValidationError, fields, validate, validates
 
 from domain.engine.chat import MAX_LENGTH as CHAT_MAX_LENGTH
 
@@ -46,7 +48,17 @@ class Webhook(Schema):
     """PUT /api/users/me/webhook."""
 
     url = fields.Url(required=True, require_tld=False, schemes={"http", "https"})
-    secret = fields.Str(validate=validate.Regexp(r"^[\x21-\x7e]{16,128}$", error="16-128 printable ASCII "
+
+    @validates("url")
+    def _port_in_range(self, url, **_kwargs):
+        """A port a delivery can connect to (1-65535), when the URL names one."""
+        try:
+            port = urlsplit(url).port
+        except ValueError:
+            raise ValidationError("the port must be 1-65535") from None
+        if port == 0:
+            raise ValidationError("the port must be 1-65535")
+    secret = fields.Str(validate=validate.Regexp(r"^[\x21-\x7e]{16,128}\Z", error="16-128 printable ASCII "
                                                  "characters, no spaces"),
                         metadata={"description": "the HMAC key of this webhook's signatures (default: a new "
                                                  "random one the first time, then the one you have)"})

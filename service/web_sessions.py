@@ -42,9 +42,12 @@ class Sessions:
         pipe.execute()
         return session_id, csrf
 
-    def rebind(self, session_id: str, user_id: str) -> None:
-        """Bind this session to the user's token of this moment (after it made the user a new one)."""
-        self.r.hset(session_key(session_id), "cred", self._credential(user_id))
+    def rebind(self, session_id: str, credential: str) -> None:
+        """Bind this live session to `credential` (the hash of the token it just made its user): set before the
+        user's token changes, so a request of this browser meanwhile never finds its session stale; a session
+        that has ended is not brought back."""
+        self.r.eval("if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'cred', ARGV[1]) end",
+                    1, session_key(session_id), credential)
 
     def _credential(self, user_id: str) -> str:
         return self.r.hget(Keys.user(user_id), "token_hash") or ""

@@ -99,6 +99,8 @@ def test_the_leaderboard_page_goes_fifty_places_at_a_time(wiring, client):
     second = client.get(f"/games/{GAME}/leaderboard?page=2").get_data(as_text=True)
     assert second.count("<tr data-user=") == 20 and "<td>51</td>" in second and "<td>70</td>" in second
     assert 'rel="prev" href="?page=1"' in second and 'rel="next"' not in second
-    for odd, rows in (("99", 20), ("0", 50), ("-1", 50), ("two", 50), ("9" * 40, 50)):
+    for odd, rows in (("99", 20), ("0", 50), ("-1", 50), ("two", 50), ("9" * 40, 20), ("%C2%B2", 50),
+                      ("%E2%91%A0", 50), ("%D9%A2", 50)):
         answer = client.get(f"/games/{GAME}/leaderboard?page={odd}")
         assert answer.status_code == 200 and answer.get_data(as_text=True).count("<tr data-user=") == rows, odd
+        assert ("page 2 of 2" if rows == 20 else "page 1 of 2") in answer.get_data(as_text=True), odd

@@ -188,9 +188,12 @@ def test_each_webhook_has_its_own_secret_kept_across_url_changes(wiring, client,
     assert again["secret"] == first
     chosen = client.put("/api/users/me/webhook", json={"url": receiver.url, "secret": "s" * 20}, headers=ha)
     assert chosen.get_json()["secret"] == "s" * 20
-    for bad in ("short", "has spaces in it ok", "x" * 129, 42):
+    for bad in ("short", "has spaces in it ok", "x" * 129, 42, "a" * 16 + "\n"):
         refused = client.put("/api/users/me/webhook", json={"url": receiver.url, "secret": bad}, headers=ha)
         assert refused.status_code == 400 and "secret" in refused.get_json()["error"]["fields"], bad
+    for port in ("99999", "0"):
+        refused = client.put("/api/users/me/webhook", json={"url": f"http://example.com:{port}/h"}, headers=ha)
+        assert refused.status_code == 400 and "url" in refused.get_json()["error"]["fields"], port
     assert client.delete("/api/users/me/webhook", headers=ha).get_json() == {"url": None}
     assert wiring.redis.hmget(Keys.user(ann), ["webhook", "webhook_secret"]) == [None, None]
     fresh = client.put("/api/users/me/webhook", json={"url": receiver.url}, headers=ha).get_json()["secret"]
