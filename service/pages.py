@@ -46,6 +46,7 @@ def page_user() -> dict | None:
             user = wiring().users.signed_in(sess["user"], sess["cred"])
             if user:  # else its token was rotated or revoked (signed out everywhere): it stays signed out
                 g.page_user = {**user, "csrf": sess["csrf"]}
+                g.page_credential = sess["cred"]  # what a live stream of this browser re-checks
     return g.page_user
 
 

@@ -144,6 +144,17 @@ class Users:
             self.cache.remember(digest, user, generation)
         return user
 
+    def holds(self, user_id: str, credential: str) -> bool:
+        """True while `credential` (a token's hash) is still the user's token: no Redis call while the
+        per-process cache holds it (a rotation or revocation empties it at once), one HGETALL otherwise."""
+        cached, generation = self.cache.lookup(credential) if self.cache is not None else (None, None)
+        if cached is not None:
+            return cached["id"] == user_id
+        rec = self.signed_in(user_id, credential)
+        if rec is not None and self.cache is not None:
+            self.cache.remember(credential, {"id": rec["id"], "name": rec["name"]}, generation)
+        return rec is not None
+
     def search(self, prefix: str, limit: int = 10) -> list:
         """Users whose name starts with `prefix` (case-insensitive): [{"id", "name", "short_id"}]."""
         key = prefix.casefold().replace(SEPARATOR, "")

@@ -6,12 +6,13 @@ import re
 import socket
 import time
 
-from flask import Blueprint, Response, request
+from flask import Blueprint, Response, g, request
 
 from .. import schemas
 from ..errors import ApiError
 from ..json_guard import MAX_VERSION
 from ..http import bearer_token, wiring
+from ..users import token_hash
 from ..live_hub import StreamsFull, Subscriber, now_ms
 from ..metrics import LIVE_STREAMS
 from ..openapi import documented
@@ -20,6 +21,7 @@ from ..pages import page_user
 bp = Blueprint("stream", __name__)
 
 KEEPALIVE_SECONDS = 15.0  # an idle stream gets a comment this often
+CREDENTIAL_CHECK_SECONDS = 2.0  # how often an open stream checks its token still holds (cached: no round trip)
 GONE_CHECK_SECONDS = 5.0  # how often an idle stream looks whether its client hung up (frees its cap slot)
 RESUME_SLACK_MS = 5000  # a resuming stream re-reads the logs this far before its cursor (clock skew)
 RESUME_WINDOW_MS = 600_000  # a cursor older than this asks the client to reload instead
@@ -41,12 +43,28 @@ def refuse_token_in_url() -> None:
 
 
 def stream_user() -> str | None:
-    """The caller's id: Bearer for API clients, the session cookie for pages; None for a spectator."""
+    """The caller's id: Bearer for API clients, the session cookie for pages; None for a spectator. The hash of
+    the token it rests on is kept in `g.stream_credential`, which the open stream re-checks."""
     token = bearer_token()
     if token:
-        return wiring().users.authenticate(token)["id"]
+        user_id = wiring().users.authenticate(token)["id"]
+        g.stream_credential = (user_id, token_hash(token))
+        return user_id
     user = page_user()
+    if user:
+        g.stream_credential = (user["id"], g.get("page_credential") or "")
     return user["id"] if user else None
+
+
+def still_signed_in():
+    """A check the stream makes now and then: False once the token it was opened with is rotated or revoked
+    (signed out everywhere); always True for a spectator's stream."""
+    held = g.get("stream_credential")
+    if held is None:
+        return lambda: True
+    user_id, credential = held
+    users = wiring().users
+    return lambda: users.holds(user_id, credential)
 
 
 def subscribe(user: str | None, matches=(), everything_of_user: bool = False) -> Subscriber:
@@ -70,7 +88,8 @@ def open_stream(sub: Subscriber, first, writer) -> Response:
         w.live.unsubscribe(sub)
         raise
     gone = hung_up_check(request.environ.get("gunicorn.socket"))
-    response = Response(pump(sub, backlog, writer, w.live, w.settings.stream_lifetime_seconds, gone),
+    response = Response(pump(sub, backlog, writer, w.live, w.settings.stream_lifetime_seconds, gone,
+                             still_signed_in()),
                         mimetype="text/event-stream", headers=HEADERS)
     LIVE_STREAMS.inc()
 
@@ -103,10 +122,13 @@ def hung_up_check(sock):
     return gone
 
 
-def pump(sub: Subscriber, backlog: list, writer, hub, lifetime: float, gone=lambda: False):
+def pump(sub: Subscriber, backlog: list, writer, hub, lifetime: float, gone=lambda: False,
+         signed_in=lambda: True):
     """Yield the greeting, the catch-up, then each queued message (keep-alives when idle) until the
-    stream's lifetime ends, the client hangs up or the server stops; never a message twice."""
+    stream's lifetime ends, the client hangs up, its token is rotated or revoked (checked every
+    CREDENTIAL_CHECK_SECONDS) or the server stops; never a message twice."""
     ends = time.monotonic() + lifetime
+    checked = time.monotonic()
     yield "retry: 1500\n" + writer.greeting()
     chunk = "".join(filter(None, (writer.message(item) for item in backlog)))
     if chunk:
@@ -116,8 +138,16 @@ def pump(sub: Subscriber, backlog: list, writer, hub, lifetime: float, gone=lamb
         remaining = ends - time.monotonic()
         if remaining <= 0:
             return
+        if time.monotonic() - checked >= CREDENTIAL_CHECK_SECONDS:
+            checked = time.monotonic()
+            if not signed_in():  # signed out everywhere: nothing more reaches this connection
+                return
         watermark = hub.watermark_ms  # read before waiting: all it covers is queued by now
-        items = sub.take(min(GONE_CHECK_SECONDS, remaining))
+        items = sub.take(min(GONE_CHECK_SECONDS, CREDENTIAL_CHECK_SECONDS, remaining))
+        if items and time.monotonic() - checked >= CREDENTIAL_CHECK_SECONDS:
+            checked = time.monotonic()
+            if not signed_in():
+                return
         if items:
             chunk = "".join(filter(None, (writer.message(item) for item in items)))
             if chunk:

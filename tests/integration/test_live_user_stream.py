@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 
 import pytest
 
@@ -171,3 +172,25 @@ def test_a_resume_loads_only_the_matches_the_stream_follows(live, monkeypatch):
     own = messages(read_all(client.get("/api/users/me/stream", headers={**headers["ann"], "Last-Event-ID":
                                                                        str(cursor)}, buffered=False)))
     assert set(folded) == {mid} and any(m.get("event") == "match" for m in own)
+
+
+def test_signing_out_everywhere_ends_the_open_streams(live, monkeypatch):
+    """A stream opened with a token stops within the credential check once the token is revoked: the moves
+    made afterwards never reach it."""
+    import service.api.stream as stream_mod
+    monkeypatch.setattr(stream_mod, "CREDENTIAL_CHECK_SECONDS", 0.1, raising=False)
+    w, client, users, headers, mid = live
+    ann = headers["ann"]
+
+    def revoke_then_move():
+        assert client.delete("/api/users/me/token", headers=ann).status_code == 204
+        time.sleep(0.3)  # past the check
+        mover = w.matches.load(mid).active_players()[0]  # ann's token is gone: the move goes in directly
+        w.matches.submit(mover, mid, "note", {"text": "after"})
+        moved.append(True)
+
+    moved = []
+    started = time.monotonic()
+    got = during(client.get("/api/users/me/stream", headers=ann, buffered=False), revoke_then_move)
+    assert time.monotonic() - started < LIFETIME, "the stream ended before its lifetime"
+    assert moved and not [m for m in got if m.get("event") == "match"], got
