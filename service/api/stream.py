@@ -143,7 +143,7 @@ def pump(sub: Subscriber, backlog: list, writer, hub, lifetime: float, gone=lamb
             if not signed_in():  # signed out everywhere: nothing more reaches this connection
                 return
         watermark = hub.watermark_ms  # read before waiting: all it covers is queued by now
-        items = sub.take(min(GONE_CHECK_SECONDS, CREDENTIAL_CHECK_SECONDS, remaining))
+        items = sub.take(min(GONE_CHECK_SECONDS, remaining))  # an idle stream sends no message to check for
         if items and time.monotonic() - checked >= CREDENTIAL_CHECK_SECONDS:
             checked = time.monotonic()
             if not signed_in():
