@@ -420,12 +420,12 @@ def audit_page(match_id):
     """The match's audit in words: the hash chain, the randomness commitment and, once revealed, every draw."""
     w = wiring()
     try:
-        game_id, title = w.matches.read(match_id, lambda m: (m.game_id, m.game.title))
+        game_id, title, status = w.matches.read(match_id, lambda m: (m.game_id, m.game.title, m.status))
     except ApiError as exc:
         return error_page(exc.status, exc.message)
     report = History.from_wiring(w).audit(match_id)
     return render_template("audit.html", user=page_user(), match_id=match_id, game_id=game_id, title=title,
-                           report=report)
+                           report=report, status=status)
 
 
 def _page_api_user() -> dict | None:

@@ -26,7 +26,7 @@ def decide_chat(match, player: str, text: str) -> list[dict]:
         raise RuleViolation("platform:chat.not-seated", "only seated players may chat; spectators read")
     if match.status == "cancelled":
         raise RuleViolation("platform:chat.cancelled", "this match was cancelled: nobody will read it here")
-    text = (text or "").strip()
+    text = (text or "").replace("\r\n", "\n").strip()  # a client's CRLF line breaks are line breaks
     if not text:
         raise RuleViolation("platform:chat.empty", "say something")
     if len(text) > MAX_LENGTH:

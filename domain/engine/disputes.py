@@ -54,7 +54,8 @@ def decide_open(match, player: str, version: int, reason: str, deadline: str | N
                             f"version {version} is not a game event in the effective history")
     if window and window[-1].get("version") == version and opening_setup(window):
         raise RuleViolation("platform:dispute.not-a-move", "the opening setup cannot be disputed")
-    if not reason or not reason.strip():
+    reason = (reason or "").replace("\r\n", "\n")  # a client's CRLF line breaks are line breaks
+    if not reason.strip():
         raise RuleViolation("platform:dispute.reason", "say why you dispute this event")
     bad = refused_in_message(reason)
     if bad is not None:

@@ -47,6 +47,7 @@ def test_chat_refusals_change_nothing(client, make_user):
     assert client.get(f"/api/matches/{mid}").get_json()["version"] == version
     assert chat(client, mid, ha, "x" * 500).status_code == 201
     assert chat(client, mid, ha, "two\nlines\tand a tab, مرحبا, 👩\u200d💻").status_code == 201
+    assert chat(client, mid, ha, "sent\r\nfrom windows").status_code == 201
     invited = client.post("/api/matches", json={"game": "dice-race", "players": [ann, bob]}, headers=ha).get_json()
     assert chat(client, invited["id"], hb, "see you there").status_code == 201, "before the start is fine"
     assert client.post(f"/api/matches/{invited['id']}/decline", headers=hb).status_code == 200

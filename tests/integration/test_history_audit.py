@@ -159,5 +159,9 @@ def test_the_audit_page_says_it_in_words(client, make_user, wiring):
     rewrite_stream(wiring, running, envs[:5] + [dict(envs[5], data=dict(envs[5]["data"], value=9))] + envs[6:])
     broken = client.get(f"/matches/{running}/audit").get_data(as_text=True)
     assert 'data-ok="false"' in broken and "breaks at event 6" in broken
+    (cy, hc), (di, hd) = make_user("cy"), make_user("di")
+    called_off = client.post("/api/matches", json={"game": "dice-race", "players": [cy, di]}, headers=hc).get_json()
+    assert client.post(f"/api/matches/{called_off['id']}/decline", headers=hd).status_code == 200
+    assert 'data-randomness="never"' in client.get(f"/matches/{called_off['id']}/audit").get_data(as_text=True)
     missing = client.get("/matches/m_none/audit", headers={"Accept": "text/html"})
     assert missing.status_code == 404 and missing.mimetype == "text/html"

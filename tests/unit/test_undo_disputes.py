@@ -83,6 +83,7 @@ def test_open_and_vote_refusals():
         assert rule_of(lambda: disputes.decide_open(sim.match, "bob", 4, hidden, None)) == \
             "platform:dispute.invisible-character", repr(hidden)
     assert disputes.decide_open(sim.match, "bob", 4, "line one\nline two\tand Ünïcode ✓", None)
+    assert disputes.decide_open(sim.match, "bob", 4, "crlf\r\nline", None)[0]["data"]["reason"] == "crlf\nline"
     did = open_on(sim, "bob", rolled["version"])
     assert rule_of(lambda: disputes.decide_open(sim.match, "ann", 3, "x", None)) == "platform:dispute.already-open"
     assert rule_of(lambda: disputes.decide_vote(sim.match, "bob", did, True)) == "platform:dispute.own-dispute"
