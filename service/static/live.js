@@ -86,6 +86,8 @@
               var fresh = doc.getElementById(id), here = document.getElementById(id);
               if (fresh && here) { here.innerHTML = fresh.innerHTML; }
             });
+            // the swapped rows' times in the viewer's zone again, as on first load
+            if (window.turnstream) { window.turnstream.formatTimes(document); }
           })
           .catch(function () {});
       }, 150);
