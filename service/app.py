@@ -51,7 +51,8 @@ def create_app(settings=None, wiring=None) -> Flask:
 
     @app.before_request
     def refuse_invalid_urls():
-        check_url(request.environ)
+        if not request.view_args:  # a URL with ids was checked by refuse_malformed_ids already
+            check_url(request.environ)
 
     @app.url_value_preprocessor  # runs before before_request: a URL that is not UTF-8 is told so first
     def refuse_malformed_ids(_endpoint, values):
