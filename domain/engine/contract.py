@@ -1,13 +1,15 @@
 """The game-module contract every `domain/games/<id>/` package fulfils, and the shapes it exchanges.
 
-A game package exports `GAME`, an object (usually a module-level instance of a small class) with:
+A game package exports `GAME`, one typed declaration `GAME = Game(id=..., title=..., setup=setup, ...)`:
+a frozen `Game` (below) whose function fields are plain module-level functions (no class, no self):
 
   id, title, min_players, max_players      facts (`id` is the public game id, e.g. "merchant-of-venus")
   options_schema                           a marshmallow Schema *instance* for match options
   command_schemas                          {command type: marshmallow Schema instance} for payloads
   revealing_events                         frozenset of event types that reveal hidden information
-                                           (used by the take-back policy; events with random draws
-                                           and events that `redact` changes count automatically)
+                                           (optional, default empty; used by the take-back policy;
+                                           events with random draws and events that `redact`
+                                           changes count automatically)
   secret_options                           frozenset of option names no viewer may see until the
                                            match ends (optional, default empty): the platform leaves
                                            them out of `match_created` for every viewer (Match.redact);
@@ -50,7 +52,8 @@ so states can be snapshotted and compared after a replay.
 """
 from __future__ import annotations
 
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import Any, Callable
 
 ALL = "*"  # the viewer that may see everything (used once a match is finished, and by audits)
 
@@ -69,8 +72,9 @@ def command(type_: str, **payload) -> Command:
     return {"type": type_, "payload": payload}
 
 
-class Game(Protocol):
-    """The structural type of a game module's `GAME` object (see the module docstring)."""
+@dataclass(frozen=True, eq=False)  # eq=False: equal and hashed by identity, as a module-level object is
+class Game:
+    """A game module's `GAME` declaration: its facts, schemas and pure functions (see the module docstring)."""
 
     id: str
     title: str
@@ -78,41 +82,18 @@ class Game(Protocol):
     max_players: int
     options_schema: Any
     command_schemas: dict[str, Any]
-    revealing_events: frozenset
-    secret_options: frozenset
-
-    def initial_state(self, players: list[str], options: dict) -> State:
-        """The state before any event."""
-
-    def setup(self, players: list[str], options: dict, rng) -> list[Event]:
-        """The opening events."""
-
-    def decide(self, state: State, player: str, command: Command, rng) -> list[Event]:
-        """Validate a command and return its events, or raise RuleViolation."""
-
-    def evolve(self, state: State, event: Event) -> State:
-        """Apply one event."""
-
-    def view(self, state: State, viewer: str | None) -> dict:
-        """The state as the viewer may see it."""
-
-    def redact(self, event: Event, viewer: str | None) -> Event | None:
-        """The event as the viewer may see it."""
-
-    def legal_commands(self, state: State, player: str) -> list[Command]:
-        """Every concrete command the player may send now."""
-
-    def active_players(self, state: State) -> list[str]:
-        """Who must act now."""
-
-    def result(self, state: State) -> dict | None:
-        """The outcome once finished."""
-
-    def on_timeout(self, state: State, player: str, rng) -> list[Event]:
-        """Events for a passed turn deadline."""
-
-    def describe(self, event: Event, name) -> str:
-        """One readable sentence for the move log."""
-
-    def describe_command(self, state: State, command: Command, name) -> str:
-        """A legal command as an order in words for its button (names, never ids)."""
+    initial_state: Callable[[list[str], dict], State]
+    setup: Callable[[list[str], dict, Any], list[Event]]
+    decide: Callable[[State, str, Command, Any], list[Event]]
+    evolve: Callable[[State, Event], State]
+    view: Callable[[State, str | None], dict]
+    redact: Callable[[Event, str | None], Event | None]
+    legal_commands: Callable[[State, str], list[Command]]
+    active_players: Callable[[State], list[str]]
+    result: Callable[[State], dict | None]
+    on_timeout: Callable[[State, str, Any], list[Event]]
+    describe: Callable[[Event, Callable[[str], str]], str]
+    describe_command: Callable[[State, Command, Callable[[str], str]], str]
+    revealing_events: frozenset = frozenset()
+    secret_options: frozenset = frozenset()
+    offer_commands: frozenset = frozenset()

@@ -52,16 +52,15 @@ def small_k(wiring, make_user):
 
 
 @pytest.fixture
-def evolve_calls(monkeypatch):
-    """Counts the dice race's evolve calls."""
+def evolve_calls(monkeypatch, games):
+    """Counts the dice race's evolve calls: the wiring's games serve a counting variant of the race."""
     calls = [0]
-    original = RACE.evolve
 
     def counting(state, event):
         calls[0] += 1
-        return original(state, event)
+        return RACE.evolve(state, event)
 
-    monkeypatch.setattr(RACE, "evolve", counting)
+    monkeypatch.setitem(games, RACE.id, dataclasses.replace(RACE, evolve=counting))
     return lambda: calls[0]
 
 

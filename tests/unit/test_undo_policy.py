@@ -1,6 +1,8 @@
 """The take-back policy, pure: the caller's own last command, one refusal per platform:undo rule."""
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from domain.engine import RuleViolation
@@ -115,13 +117,9 @@ def test_refused_after_hidden_information():
 def test_hidden_information_found_by_redaction_alone():
     """An event that is not in revealing_events but that redact changes still counts as revealing."""
     env = {"version": 9, "type": "card_drawn", "scope": "game", "data": {"player": "ann", "card": 3}}
-
-    class Plain:
-        revealing_events = frozenset()
-        redact = staticmethod(RACE.redact)
-
-    assert undo.reveals_hidden(Plain(), ["ann", "bob"], env)
-    assert not undo.reveals_hidden(Plain(), ["ann", "bob"], dict(env, type="noted", data={"player": "ann", "text": "x"}))
+    plain = dataclasses.replace(RACE, revealing_events=frozenset())
+    assert undo.reveals_hidden(plain, ["ann", "bob"], env)
+    assert not undo.reveals_hidden(plain, ["ann", "bob"], dict(env, type="noted", data={"player": "ann", "text": "x"}))
 
 
 def test_takeback_with_a_snapshot_loaded_match_refolds_from_history():

@@ -1,4 +1,4 @@
-"""Assembles the Merchant of Venus game module: command dispatch, legal commands, turn control.
+"""Declares the Merchant of Venus `GAME`: command dispatch, legal commands, turn control.
 
 Interpretations (where the spec leaves room), see also the package docstring:
 - A random playout budget of 3000 commands (the platform's budget) is comfortably enough: 20 rounds of
@@ -11,17 +11,15 @@ from __future__ import annotations
 
 from marshmallow import ValidationError
 
-from domain.engine import command
+from domain.engine import Game, command
 
 from . import contact, data, movement, trading, turns
-from .command_text import describe_command as _describe_command
-from .describe import describe as _describe
-from .evolve import evolve as _evolve
-from .evolve import initial_state as _initial_state
+from .command_text import describe_command
+from .describe import describe
+from .evolve import evolve, initial_state
 from .schemas import COMMAND_SCHEMAS, OPTIONS_SCHEMA
 from .state import Sim, net_worth, player, violate
-from .views import redact as _redact
-from .views import view as _view
+from .views import redact, view
 
 PHASES = {"skip_movement": ("declare",), "declare_direction": ("declare",), "roll_speed": ("roll",),
           "assign_navigation": ("move",), "move": ("move",), "end_move": ("move",), "observe": ("move", "trade"),
@@ -87,102 +85,92 @@ def _handle_trade(sim: Sim, pid: str, kind: str, p: dict) -> None:
         turns.end_turn(sim, pid)
 
 
-class MerchantOfVenus:
-    """The `GAME` object for merchant-of-venus."""
-
-    id = "merchant-of-venus"
-    title = "Merchant of Venus"
-    min_players = 2
-    max_players = len(data.RACES)
-    options_schema = OPTIONS_SCHEMA
-    command_schemas = COMMAND_SCHEMAS
-    revealing_events = frozenset({"match_started", "cards_dealt", "speed_rolled", "culture_observed",
-                                  "first_contact_made", "match_finished"})
-    secret_options = frozenset({"fixed_cultures"})  # the face-down placement, hidden until the match ends
-
-    def initial_state(self, players, options):
-        """The state before any event."""
-        return _initial_state(players, options)
-
-    def setup(self, players, options, rng):
-        """The opening events."""
-        return turns.setup_events(list(players), options, rng)
-
-    def decide(self, state, player_id, cmd, rng):
-        """Validate a command and return its events, or raise RuleViolation."""
-        if state["phase"] not in _RUNNING or player_id != state["active"]:
-            violate("turn.active-only", "It is not your turn.")
-        kind, raw = _load(cmd)
-        if state["phase"] == "trade" and state["free_space"] and kind != "jettison":
-            violate("capacity.free-space", "Your ship is over capacity: jettison items first.")
-        if state["phase"] not in PHASES[kind]:
-            violate("turn.phase", f"{kind} is not allowed in the {state['phase']} phase.")
-        try:
-            payload = COMMAND_SCHEMAS[kind].load(raw if isinstance(raw, dict) else {"": raw})
-        except ValidationError as exc:
-            violate("turn.payload", f"Malformed {kind} payload: {exc.messages}.")
-        sim = Sim(state, _evolve)
-        _handle(sim, player_id, kind, payload, rng)
-        return sim.events
-
-    def evolve(self, state, ev):
-        """Apply one event."""
-        return _evolve(state, ev)
-
-    def view(self, state, viewer):
-        """The state as the viewer may see it."""
-        return _view(state, viewer)
-
-    def redact(self, ev, viewer):
-        """The event as the viewer may see it."""
-        return _redact(ev, viewer)
-
-    def legal_commands(self, state, player_id):
-        """Every concrete command the player may send now."""
-        if state["phase"] not in _RUNNING or player_id != state["active"]:
-            return []
-        phase = state["phase"]
-        if phase == "declare":
-            return movement.declare_commands(state, player_id)
-        if phase == "roll":
-            return [command("roll_speed", dice=data.SHIPS[player(state, player_id)["ship"]]["speed_dice"])]
-        if phase == "move":
-            return movement.move_phase_commands(state, player_id)
-        if state["free_space"]:
-            return trading.jettison_commands(state, player_id)
-        out = trading.trade_commands(state, player_id) + trading.jettison_commands(state, player_id)
-        if contact.can_observe(state, player_id):
-            out.append(command("observe"))
-        return out + [command("end_turn")]
-
-    def active_players(self, state):
-        """Who must act now."""
-        return [state["active"]] if state["phase"] in _RUNNING else []
-
-    def result(self, state):
-        """The outcome once finished."""
-        if state["phase"] != "finished" or not state["outcome"]:
-            return None
-        out = dict(state["outcome"])
-        out["scores"] = {p: net_worth(state, p) for p in state["players"]}
-        return out
-
-    def on_timeout(self, state, player_id, rng):
-        """Skip movement, roll, stop or take the first legal step, and end the turn (jettisoning if needed)."""
-        legal = self.legal_commands(state, player_id)
-        if not legal:
-            return []
-        preferred = ("skip_movement", "roll_speed", "end_move", "end_turn")
-        choice = next((c for c in legal if c["type"] in preferred), legal[0])
-        return self.decide(state, player_id, choice, rng)
-
-    def describe(self, ev, name):
-        """One readable sentence for the move log."""
-        return _describe(ev, name)
-
-    def describe_command(self, state, cmd, name):
-        """The command as an order in words for the action buttons."""
-        return _describe_command(state, cmd, name)
+def setup(players, options, rng):
+    """The opening events."""
+    return turns.setup_events(list(players), options, rng)
 
 
-GAME = MerchantOfVenus()
+def decide(state, player_id, cmd, rng):
+    """Validate a command and return its events, or raise RuleViolation."""
+    if state["phase"] not in _RUNNING or player_id != state["active"]:
+        violate("turn.active-only", "It is not your turn.")
+    kind, raw = _load(cmd)
+    if state["phase"] == "trade" and state["free_space"] and kind != "jettison":
+        violate("capacity.free-space", "Your ship is over capacity: jettison items first.")
+    if state["phase"] not in PHASES[kind]:
+        violate("turn.phase", f"{kind} is not allowed in the {state['phase']} phase.")
+    try:
+        payload = COMMAND_SCHEMAS[kind].load(raw if isinstance(raw, dict) else {"": raw})
+    except ValidationError as exc:
+        violate("turn.payload", f"Malformed {kind} payload: {exc.messages}.")
+    sim = Sim(state, evolve)
+    _handle(sim, player_id, kind, payload, rng)
+    return sim.events
+
+
+def legal_commands(state, player_id):
+    """Every concrete command the player may send now."""
+    if state["phase"] not in _RUNNING or player_id != state["active"]:
+        return []
+    phase = state["phase"]
+    if phase == "declare":
+        return movement.declare_commands(state, player_id)
+    if phase == "roll":
+        return [command("roll_speed", dice=data.SHIPS[player(state, player_id)["ship"]]["speed_dice"])]
+    if phase == "move":
+        return movement.move_phase_commands(state, player_id)
+    if state["free_space"]:
+        return trading.jettison_commands(state, player_id)
+    out = trading.trade_commands(state, player_id) + trading.jettison_commands(state, player_id)
+    if contact.can_observe(state, player_id):
+        out.append(command("observe"))
+    return out + [command("end_turn")]
+
+
+def active_players(state):
+    """Who must act now."""
+    return [state["active"]] if state["phase"] in _RUNNING else []
+
+
+def result(state):
+    """The outcome once finished."""
+    if state["phase"] != "finished" or not state["outcome"]:
+        return None
+    out = dict(state["outcome"])
+    out["scores"] = {p: net_worth(state, p) for p in state["players"]}
+    return out
+
+
+def on_timeout(state, player_id, rng):
+    """Skip movement, roll, stop or take the first legal step, and end the turn (jettisoning if needed)."""
+    legal = legal_commands(state, player_id)
+    if not legal:
+        return []
+    preferred = ("skip_movement", "roll_speed", "end_move", "end_turn")
+    choice = next((c for c in legal if c["type"] in preferred), legal[0])
+    return decide(state, player_id, choice, rng)
+
+
+GAME = Game(
+    id="merchant-of-venus",
+    title="Merchant of Venus",
+    min_players=2,
+    max_players=len(data.RACES),
+    options_schema=OPTIONS_SCHEMA,
+    command_schemas=COMMAND_SCHEMAS,
+    revealing_events=frozenset({"match_started", "cards_dealt", "speed_rolled", "culture_observed",
+                                "first_contact_made", "match_finished"}),
+    secret_options=frozenset({"fixed_cultures"}),  # the face-down placement, hidden until the match ends
+    initial_state=initial_state,
+    setup=setup,
+    decide=decide,
+    evolve=evolve,
+    view=view,
+    redact=redact,
+    legal_commands=legal_commands,
+    active_players=active_players,
+    result=result,
+    on_timeout=on_timeout,
+    describe=describe,
+    describe_command=describe_command,
+)

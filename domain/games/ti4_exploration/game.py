@@ -1,4 +1,4 @@
-"""The GAME object of ti4-exploration: an exploration skirmish built around TI4 rule 73 (Exploration).
+"""The `GAME` declaration of ti4-exploration: an exploration skirmish built around TI4 rule 73 (Exploration).
 
 Source: /work/shared/rules/ti4-exploration.md (normative) and its seed, the Russian rules-reference entry
 "73 Разведка"; rejections cite the seed's numbering (73.2d, 73.comment-4, ...).
@@ -24,78 +24,52 @@ Interpretations where the spec is silent or unclear:
 """
 from __future__ import annotations
 
-from . import describe as describe_mod
-from .command_text import describe_command as _describe_command
-from . import evolve as evolve_mod
-from . import rules, setup, views
+from domain.engine import Game
+
+from .command_text import describe_command
+from .describe import describe
+from .evolve import evolve, initial_state
+from .rules import active_players, decide, legal_commands, on_timeout
 from .schemas import COMMAND_SCHEMAS, OPTIONS_SCHEMA
+from .setup import setup_events
+from .views import redact, view
 
 
-class Ti4Exploration:
-    """Twilight Imperium 4 exploration skirmish (rule 73)."""
+def setup(players, options, rng):
+    """The opening events (no randomness is needed)."""
+    return setup_events(list(players), options)
 
-    id = "ti4-exploration"
-    title = "Twilight Imperium 4: Exploration Skirmish"
-    min_players = 2
-    max_players = 4
-    options_schema = OPTIONS_SCHEMA
-    command_schemas = COMMAND_SCHEMAS
-    revealing_events = frozenset({"exploration_card_revealed", "relic_drawn"})
+
+def result(state):
+    """None while running; winners, totals, ranking and breakdowns once finished."""
+    if not state.get("finished"):
+        return None
+    final = state["final"]
+    return {"winners": list(final["winners"]), "ranking": list(final["ranking"]),
+            "scores": {p: s["total"] for p, s in final["scores"].items()},
+            "breakdown": final["scores"]}
+
+
+GAME = Game(
+    id="ti4-exploration",
+    title="Twilight Imperium 4: Exploration Skirmish",
+    min_players=2,
+    max_players=4,
+    options_schema=OPTIONS_SCHEMA,
+    command_schemas=COMMAND_SCHEMAS,
+    revealing_events=frozenset({"exploration_card_revealed", "relic_drawn"}),
     # a proposal's worth depends on the other player's answer, which no bot here can weigh: bots make none
-    offer_commands = frozenset({"propose_transaction"})
-
-    def initial_state(self, players, options):
-        """The empty state before the setup events."""
-        return evolve_mod.initial_state(players, options)
-
-    def setup(self, players, options, rng):
-        """The opening events (no randomness is needed)."""
-        return setup.setup_events(list(players), options)
-
-    def decide(self, state, player, command, rng):
-        """Validate a command and return its events."""
-        return rules.decide(state, player, command, rng)
-
-    def evolve(self, state, event):
-        """Apply one event."""
-        return evolve_mod.evolve(state, event)
-
-    def view(self, state, viewer):
-        """The state as a viewer sees it."""
-        return views.view(state, viewer)
-
-    def redact(self, event, viewer):
-        """The event as a viewer sees it."""
-        return views.redact(event, viewer)
-
-    def legal_commands(self, state, player):
-        """Every concrete command the player may send now."""
-        return rules.legal_commands(state, player)
-
-    def active_players(self, state):
-        """Who must act now."""
-        return rules.active_players(state)
-
-    def result(self, state):
-        """None while running; winners, totals, ranking and breakdowns once finished."""
-        if not state.get("finished"):
-            return None
-        final = state["final"]
-        return {"winners": list(final["winners"]), "ranking": list(final["ranking"]),
-                "scores": {p: s["total"] for p, s in final["scores"].items()},
-                "breakdown": final["scores"]}
-
-    def on_timeout(self, state, player, rng):
-        """The neutral default for a passed deadline."""
-        return rules.on_timeout(state, player, rng)
-
-    def describe(self, event, name):
-        """One sentence for the move log."""
-        return describe_mod.describe(event, name)
-
-    def describe_command(self, state, cmd, name):
-        """The command as an order in words for the action buttons."""
-        return _describe_command(state, cmd, name)
-
-
-GAME = Ti4Exploration()
+    offer_commands=frozenset({"propose_transaction"}),
+    initial_state=initial_state,
+    setup=setup,
+    decide=decide,
+    evolve=evolve,
+    view=view,
+    redact=redact,
+    legal_commands=legal_commands,
+    active_players=active_players,
+    result=result,
+    on_timeout=on_timeout,
+    describe=describe,
+    describe_command=describe_command,
+)

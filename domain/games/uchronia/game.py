@@ -1,5 +1,7 @@
-"""Assembles the Uchronia GAME object from the rule modules."""
+"""Declares the Uchronia `GAME` from the rule modules (see the package docstring for interpretations)."""
 from __future__ import annotations
+
+from domain.engine import Game
 
 from .command_text import describe_command
 from .commands import decide
@@ -45,29 +47,25 @@ def _on_timeout(state, player, rng):
     return decide(state, player, choice, rng)
 
 
-class Uchronia:
-    """The Uchronia rules module (see the package docstring for interpretations)."""
-
-    id = "uchronia"
-    title = "Uchronia"
-    min_players = DATA["min_players"]
-    max_players = DATA["max_players"]
-    options_schema = OPTIONS_SCHEMA
-    command_schemas = COMMAND_SCHEMAS
-    revealing_events = frozenset({"decks_shuffled", "great_works_revealed", "great_works_refilled",
-                                  "cards_dealt", "cards_drawn", "cards_revealed", "card_given", "demand_unmet"})
-    initial_state = staticmethod(_initial_state)
-    setup = staticmethod(setup)
-    decide = staticmethod(decide)
-    evolve = staticmethod(evolve)
-    view = staticmethod(view)
-    redact = staticmethod(redact)
-    legal_commands = staticmethod(legal_commands)
-    active_players = staticmethod(_active_players)
-    result = staticmethod(_result)
-    on_timeout = staticmethod(_on_timeout)
-    describe = staticmethod(describe)
-    describe_command = staticmethod(describe_command)
-
-
-GAME = Uchronia()
+GAME = Game(
+    id="uchronia",
+    title="Uchronia",
+    min_players=DATA["min_players"],
+    max_players=DATA["max_players"],
+    options_schema=OPTIONS_SCHEMA,
+    command_schemas=COMMAND_SCHEMAS,
+    revealing_events=frozenset({"decks_shuffled", "great_works_revealed", "great_works_refilled",
+                                "cards_dealt", "cards_drawn", "cards_revealed", "card_given", "demand_unmet"}),
+    initial_state=_initial_state,
+    setup=setup,
+    decide=decide,
+    evolve=evolve,
+    view=view,
+    redact=redact,
+    legal_commands=legal_commands,
+    active_players=_active_players,
+    result=_result,
+    on_timeout=_on_timeout,
+    describe=describe,
+    describe_command=describe_command,
+)
