@@ -3,5 +3,5 @@
 
 def create_app(settings=None, wiring=None):
     """Build the Flask app (gunicorn: `service:create_app()`)."""
-    from .app import create_app as factory
+    from service.web.app import create_app as factory
     return factory(settings, wiring)

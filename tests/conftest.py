@@ -23,7 +23,7 @@ def redis_url(tmp_path_factory):
     if os.environ.get("REDIS_URL"):
         yield os.environ["REDIS_URL"]
         return
-    from service.embedded_redis import EmbeddedRedis
+    from service.server.embedded_redis import EmbeddedRedis
     server = EmbeddedRedis(tmp_path_factory.mktemp("redis"), appendfsync="no").start()
     yield server.url
     server.stop()
@@ -58,10 +58,10 @@ def settings(redis_url):
 
 @pytest.fixture
 def wiring(settings, redis_client, games):
-    """The service wiring on the test Redis (projection jobs are enqueued by tests explicitly)."""
-    from service.wiring import build
+    """The service wiring on the test Redis (tests project explicitly: drain_projections)."""
+    from service.bootstrap import build
     from workers import context
-    w = build(settings, games=games, start_trigger=False)
+    w = build(settings, games=games)
     context.use(w)
     yield w
     context.use(None)
@@ -87,11 +87,9 @@ def make_user(client):
 
 
 def drain_projections(w):
-    """Run every queued projection job in this process (RQ SimpleWorker, burst)."""
-    from rq import Queue, SimpleWorker
-    from service.connections import make_queue_redis
-    from workers.queues import PROJECTIONS as QUEUE
-    conn = make_queue_redis(w.settings)
-    queue = Queue(QUEUE, connection=conn)
-    w.trigger.flush(queue)
-    SimpleWorker([queue], connection=conn).work(burst=True, logging_level="WARNING")
+    """Project every partition to the end of its log in this process, as a worker's follower would (the
+    follow-ups it schedules, deadlines, bot turns and notifications, wait in their queues)."""
+    from projections.delivery import catch_up
+    from workers.followups import after_projection
+    for p in range(w.store.keys.partitions):
+        catch_up(w, p, followups=after_projection)

@@ -1,7 +1,7 @@
 """Test helpers for invited matches made through the service layer: create, then every invited player accepts."""
 from __future__ import annotations
 
-from service import invitations
+from service.app import invitations
 
 
 def create_started(w, creator: str, game, players: list, options: dict | None = None, **kw) -> str:

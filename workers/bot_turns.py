@@ -15,8 +15,10 @@ import time
 from domain.bots import choose, information_set
 from domain.engine.bot_seats import bot_level, is_bot
 
+from service.app.errors import AppError
+
 from .context import wiring
-from .queues import BOTS, job_id, project_now, queue
+from .queues import BOTS, job_id, queue
 
 log = logging.getLogger("turnstream.bots")
 JOB = "workers.bot_turns.play_bot_turn"
@@ -75,7 +77,7 @@ def _job_can_still_run(job, queue_conn) -> bool:
     """True while a bot turn's job is waiting, retrying later, or running on a live worker."""
     from rq.job import JobStatus
 
-    from .jobs import orphan_reason
+    from .orphans import orphan_reason
 
     waiting = (JobStatus.QUEUED, JobStatus.STARTED, JobStatus.SCHEDULED, JobStatus.DEFERRED)
     return job.get_status(refresh=False) in waiting and orphan_reason(job, queue_conn) is None
@@ -145,29 +147,23 @@ def warm_up() -> None:
 
 def play_bot_turn(match_id: str, player: str, version: int) -> str:
     """Decide the bot's command at `version` and submit it, and the next ones while the seat stays to
-    move (up to CHAINED); then have the match projected at once. Return what happened."""
-    from service.errors import ApiError
-
+    move (up to CHAINED). Return what happened."""
     w = wiring()
     sent, member = 0, pending_member(match_id, player, version)
-    try:
-        while sent < CHAINED:
-            decided = decide_turn(w, match_id, player, version)
-            if decided is None:
-                break
-            command, level, stand_in = decided
-            try:
-                answer = w.matches.submit(player, match_id, command["type"], command["payload"],
-                                          command_id=f"bot:{match_id}:{version}", expected_version=version,
-                                          stand_in=stand_in)
-            except ApiError as exc:
-                log.info("%s bot for %s in %s at %d not applied: %s", level, player, match_id, version, exc.message)
-                break
-            log.info("%s bot for %s in %s sent %s (version %d)", level, player, match_id, command["type"],
-                     answer["version"])
-            version, sent = answer["version"], sent + 1
-    finally:
-        if sent:
-            project_now(w)
+    while sent < CHAINED:
+        decided = decide_turn(w, match_id, player, version)
+        if decided is None:
+            break
+        command, level, stand_in = decided
+        try:
+            answer = w.matches.submit(player, match_id, command["type"], command["payload"],
+                                      command_id=f"bot:{match_id}:{version}", expected_version=version,
+                                      stand_in=stand_in)
+        except AppError as exc:
+            log.info("%s bot for %s in %s at %d not applied: %s", level, player, match_id, version, exc.message)
+            break
+        log.info("%s bot for %s in %s sent %s (version %d)", level, player, match_id, command["type"],
+                 answer["version"])
+        version, sent = answer["version"], sent + 1
     queue(BOTS).connection.zrem(PENDING_KEY, member)  # not on an exception: RQ retries, then the reconciler
     return f"played {sent}" if sent else "moved_on"

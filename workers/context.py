@@ -1,6 +1,8 @@
 """The worker process's wiring, built once on first use (never at import time)."""
 from __future__ import annotations
 
+from service.bootstrap import build
+
 _WIRING = None
 
 
@@ -8,8 +10,7 @@ def wiring():
     """The worker's dependencies (store, match loader, read models), built from the environment."""
     global _WIRING
     if _WIRING is None:
-        from service.wiring import build
-        _WIRING = build(start_trigger=False)
+        _WIRING = build()
     return _WIRING
 
 

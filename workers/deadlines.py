@@ -11,8 +11,10 @@ from domain.engine.bot_seats import STAND_IN_LEVEL
 from domain.engine.timestamps import parse_time
 from projections.summary import turns_started
 
+from service.app.errors import AppError
+
 from .context import wiring
-from .queues import DEFAULT, job_id, project_now, queue
+from .queues import DEFAULT, job_id, queue
 
 log = logging.getLogger("turnstream.deadlines")
 
@@ -83,12 +85,10 @@ def turn_deadline(match_id: str, player: str, since: str) -> str:
             events.append(new_event(ev["type"], pe.GAME, **ev["data"]))
         return events + stand_in_events(match, player)
 
-    from service.errors import ApiError
     try:
         answer = w.matches.execute(match_id, None, decide, command_id=f"deadline:{player}:{since}")
-    except ApiError as exc:
+    except AppError as exc:
         log.info("deadline of %s in %s not applied: %s", player, match_id, exc.message)
         return "moved_on"
-    project_now(w)  # a stand-in bot, the next player's turn and its deadline follow from the projection
     log.info("turn of %s in %s timed out at version %s", player, match_id, answer["version"])
     return "timed_out"

@@ -6,6 +6,6 @@ from .context import wiring
 
 def expire_dispute(match_id: str, dispute_id: str, now: str | None = None) -> str:
     """Reject dispute `dispute_id` of `match_id` if it is still open at its deadline; return its status."""
-    from service.history import History
+    from service.app.history import History
 
     return History.from_wiring(wiring()).expire(match_id, dispute_id, now)

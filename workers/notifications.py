@@ -13,7 +13,9 @@ from service.metrics import record_webhook
 
 from .context import wiring
 from .queues import NOTIFICATIONS, queue
-from .webhook_sender import DeliveryFailed, UnsafeTarget, parse_allowlist, post_json
+from service.app.webhook_targets import parse_allowlist
+
+from .webhook_sender import DeliveryFailed, UnsafeTarget, post_json
 
 log = logging.getLogger("turnstream.notifications")
 JOB = "workers.notifications.deliver"

@@ -1,4 +1,4 @@
-"""The worker process: an RQ worker on the turnstream queues plus a reconciler timer."""
+"""The worker process: the projection follower, an RQ worker on the turnstream queues, and a reconciler timer."""
 from __future__ import annotations
 
 import contextlib
@@ -21,16 +21,16 @@ def _mark_alive(conn, name: str, every: float) -> None:
 
 def _reconcile_forever(stop: threading.Event, every: float, conn=None, name: str = "",
                        reconciles: bool = True) -> None:
-    from .jobs import reconcile
+    from .reconciler import reconcile
     while not stop.wait(every):
         try:
             if conn is not None:
                 _mark_alive(conn, name, every)
             if not reconciles:  # a worker without projections only says it is alive (its jobs are not orphans)
                 continue
-            lagging = reconcile()
-            if lagging:
-                log.info("reconciler: re-enqueued partitions %s", lagging)
+            recovered = reconcile()
+            if recovered:
+                log.info("reconciler: scheduled again the bot turns %s", recovered)
         except RedisError as exc:
             log.warning("reconciler: Redis unavailable (%s); will retry", exc)
         except Exception:  # keep the timer alive whatever one round hits; the error is logged
@@ -72,49 +72,62 @@ def resume_interrupted(worker, queues) -> list:
     return requeued
 
 
+def drain(w, rq_queues, conn, name: str) -> None:
+    """Project every partition to the end of its log and run the queued jobs, until neither has work left
+    (a job's commands are projected, and the projection's follow-ups run, before the drain ends)."""
+    from rq import SimpleWorker
+
+    from projections.delivery import catch_up, lagging_partitions
+
+    from .followups import after_projection
+    while True:
+        for p in range(w.store.keys.partitions):
+            catch_up(w, p, owner=name, followups=after_projection)
+        if rq_queues:
+            SimpleWorker(rq_queues, connection=conn, name=name).work(burst=True, logging_level="WARNING")
+        if not lagging_partitions(w) and not any(q.count for q in rq_queues):
+            return
+
+
 def run_worker(settings, burst: bool = False, name: str | None = None, queues=MAIN) -> None:
-    """Run the RQ worker on `queues` (SimpleWorker: no fork per job) until stopped; burst=True drains and
-    exits. A lost Redis (a restart, a failover) is ridden out: the worker waits for it with backoff and
-    serves again, instead of dying on the ConnectionError."""
+    """Serve `queues` until stopped: follow the partition logs (the projections role) and run the RQ jobs
+    (SimpleWorker: no fork per job); burst=True drains both and exits. A lost Redis (a restart, a failover)
+    is ridden out: the worker waits for it with backoff and serves again, instead of dying on the error."""
     from rq import Queue, SimpleWorker
 
-    from service.connections import make_queue_redis
+    from service.store.connections import make_queue_redis
 
-    from .jobs import reconcile
+    from .context import wiring
+    from .followups import after_projection
 
     conn = make_queue_redis(settings)
-    rq_queues = [Queue(q, connection=conn) for q in queues]
-    if BOTS in queues and not burst:
+    projects = PROJECTIONS in queues
+    rq_queues = [Queue(q, connection=conn) for q in queues if q != PROJECTIONS]
+    name = name or f"turnstream-{uuid.uuid4().hex[:12]}"
+    if burst:
+        drain(wiring(), rq_queues, conn, name)
+        return
+    if BOTS in queues:
         from .bot_turns import warm_up
         warm_up()  # imports and wiring before the first bot turn, not during it
-    if not burst:
-        from service import gc_policy
-        gc_policy.install(settings.gc_sweep_seconds)  # the follower's batches and bot turns: no long pauses
+    from service.server import gc_policy
+    gc_policy.install(settings.gc_sweep_seconds)  # the follower's batches and bot turns: no long pauses
     stop = threading.Event()
-    name = name or f"turnstream-{uuid.uuid4().hex[:12]}"
-    reconciles = PROJECTIONS in queues and not burst
-    if not burst:
-        threading.Thread(target=_reconcile_forever, args=(stop, settings.reconcile_seconds, conn, name, reconciles),
-                         name="reconciler" if reconciles else "alive", daemon=True).start()
+    threading.Thread(target=_reconcile_forever, args=(stop, settings.reconcile_seconds, conn, name, projects),
+                     name="reconciler" if projects else "alive", daemon=True).start()
     follower = None
-    if reconciles and settings.follow_logs:
-        from .context import wiring
-        from .follower import BLOCK_MS, start_follower
-        follower = start_follower(wiring(), conn, name, stop)
+    if projects:
+        from projections.follower import start_follower
+        follower = start_follower(wiring(), name, stop, followups=after_projection)
     worker = None
     try:
         while True:
             try:
-                if not burst:
-                    _mark_alive(conn, name, settings.reconcile_seconds)
-                if reconciles:
-                    reconcile()
+                _mark_alive(conn, name, settings.reconcile_seconds)
                 worker = SimpleWorker(rq_queues, connection=conn, name=name)
-                worker.work(burst=burst, with_scheduler=True, logging_level="WARNING")
-                return  # drained (burst) or asked to stop (SIGTERM/SIGINT)
+                worker.work(with_scheduler=True, logging_level="WARNING")
+                return  # asked to stop (SIGTERM/SIGINT)
             except RedisError as exc:
-                if burst:
-                    raise
                 log.warning("worker %s: lost Redis (%s); reconnecting", name, exc)
                 say(f"turnstream worker: lost Redis ({exc}); reconnecting with backoff")
                 if not wait_for_redis(conn, stop):
@@ -125,7 +138,7 @@ def run_worker(settings, burst: bool = False, name: str | None = None, queues=MA
     finally:
         stop.set()
         if follower is not None:
+            from projections.follower import BLOCK_MS
             follower.join(BLOCK_MS / 1000 + 2)  # it gives its leases up as it ends
-        if not burst:
-            with contextlib.suppress(RedisError):
-                conn.delete(alive_key(name))
+        with contextlib.suppress(RedisError):
+            conn.delete(alive_key(name))

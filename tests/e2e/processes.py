@@ -11,7 +11,7 @@ import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
-from service.embedded_redis import free_port
+from service.server.embedded_redis import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 # every test client comes from 127.0.0.1: the rate limits stay out of the way unless a test sets them

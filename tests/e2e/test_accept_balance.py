@@ -1,4 +1,4 @@
-"""Keep-alive connections opened in one burst are spread over gunicorn's gevent workers (service/accept_balance.py),
+"""Keep-alive connections opened in one burst are spread over gunicorn's gevent workers (service/server/accept_balance.py),
 and a replaced worker's slot is freed so the survivors keep accepting."""
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from collections import Counter
 
 import pytest
 
-from service.benchmarks.http import children
-from service.embedded_redis import free_port
-from service.web_server import web_command
+from service.cli.bench.http import children
+from service.server.embedded_redis import free_port
+from service.server.web_command import web_command
 from tests.e2e.processes import ROOT, stop, wait_http
 
 CLIENTS = 16

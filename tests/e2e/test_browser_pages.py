@@ -201,7 +201,7 @@ def _post_form(url, fields, context):
 
 
 def test_each_games_page_draws_its_board(browser, base):
-    from service.boards import has_picture
+    from service.web.boards import has_picture
     host = Player(browser, base, "Host")
     guest = Api(base)
     status, other = guest.post("/api/users", {"name": "Guest"})

@@ -54,7 +54,7 @@ def test_rate_limits_are_shared_by_two_web_processes(flushed, tmp_path):
     on either process, is a 429 with Retry-After."""
     limits = {"TURNSTREAM_ACCOUNT_RATE_LIMIT": "4/minute"}
     with service(flushed, tmp_path, worker=False, extra_env=limits) as first:
-        from service.embedded_redis import free_port
+        from service.server.embedded_redis import free_port
         port = free_port()
         other = spawn(["web", "--port", str(port)], flushed, tmp_path / "web2.log", limits)
         try:

@@ -9,8 +9,8 @@ import time
 
 import pytest
 
-from service.embedded_redis import free_port
-from service.web_sessions import SESSION_COOKIE, Sessions
+from service.server.embedded_redis import free_port
+from service.web.sessions import SESSION_COOKIE, Sessions
 from tests.e2e.processes import Api, spawn, stop, wait_http
 from tests.e2e.test_browser_pages import ARGS, ARTIFACTS, CHROMIUM
 from tests.e2e.test_live_load import duel, play

@@ -9,9 +9,9 @@ from contextlib import contextmanager
 
 import pytest
 
-from service.benchmarks.sse_client import SseStream, StreamRefused
-from service.embedded_redis import EmbeddedRedis, free_port
-from service.web_sessions import SESSION_COOKIE, Sessions
+from service.cli.bench.sse_client import SseStream, StreamRefused
+from service.server.embedded_redis import EmbeddedRedis, free_port
+from service.web.sessions import SESSION_COOKIE, Sessions
 from tests.e2e.processes import Api, spawn, start_invited, stop, wait_http
 
 pytestmark = pytest.mark.slow

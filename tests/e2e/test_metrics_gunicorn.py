@@ -1,4 +1,4 @@
-"""/metrics under gunicorn as production runs it (service/gunicorn_conf.py: gevent, here two workers, multiprocess mode): prometheus_client's parser reads it and
+"""/metrics under gunicorn as production runs it (service/server/gunicorn_conf.py: gevent, here two workers, multiprocess mode): prometheus_client's parser reads it and
 the command counters add up across the workers after a known number of commands."""
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 from prometheus_client.parser import text_string_to_metric_families
 
-from service.benchmarks.http import children
-from service.embedded_redis import free_port
-from service.web_server import web_command
+from service.cli.bench.http import children
+from service.server.embedded_redis import free_port
+from service.server.web_command import web_command
 from tests.e2e.processes import ROOT, Api, start_invited, stop, wait_http
 
 METRICS_TOKEN = "metrics-secret-for-tests"
@@ -102,14 +102,14 @@ def test_metrics_add_up_across_gunicorn_workers(redis_url, tmp_path):
         assert got[("turnstream_command_redis_round_trips_count", frozenset())] == 32
         assert got[("turnstream_command_redis_round_trips_sum", frozenset())] >= 24
         assert got[("turnstream_redis_up", frozenset())] == 1
-        # each worker's gc policy times its collections and reports them every few seconds (service/gc_policy.py)
+        # each worker's gc policy times its collections and reports them every few seconds (service/server/gc_policy.py)
         deadline = time.monotonic() + 20
         while not sum(v for (name, _), v in samples(scrape(base, METRICS_TOKEN)[1]).items()
                       if name == "turnstream_gc_pause_seconds_count"):
             assert time.monotonic() < deadline, "no garbage collection pause was reported"
             time.sleep(0.5)
         assert ("turnstream_projection_lag_seconds", frozenset({"partition": "0"}.items())) in got
-        assert ("turnstream_queue_jobs", frozenset({"queue": "projections"}.items())) in got
+        assert ("turnstream_queue_jobs", frozenset({"queue": "default"}.items())) in got
         assert got[("turnstream_matches", frozenset({"status": "active"}.items()))] >= 0
         pids = {f.stem.rsplit("_", 1)[-1] for f in multiproc.glob("counter_*.db")}
         assert len(pids) >= 2, f"the counts above add up several worker processes' files: {sorted(pids)}"

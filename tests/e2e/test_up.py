@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from service.embedded_redis import free_port
+from service.server.embedded_redis import free_port
 from tests.e2e.processes import ROOT, Api, start_invited, wait_http
 
 

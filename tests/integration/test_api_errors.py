@@ -5,7 +5,7 @@ import pytest
 
 from service import create_app
 from service.config import Settings
-from service.wiring import build
+from service.bootstrap import build
 from tests.invites import start_http
 
 
@@ -163,7 +163,7 @@ def test_unknown_route_and_method_are_json(client):
 
 def test_redis_down_is_503_json(games):
     """With Redis unreachable, health and API calls answer 503 with a JSON error."""
-    w = build(Settings(redis_url="redis://127.0.0.1:1/0"), games=games, start_trigger=False)
+    w = build(Settings(redis_url="redis://127.0.0.1:1/0"), games=games)
     c = create_app(wiring=w).test_client()
     resp = c.get("/healthz")
     assert resp.status_code == 503 and resp.get_json()["ok"] is False
@@ -175,7 +175,7 @@ def test_rate_limit_returns_429_with_retry_after(wiring, games):
     """Past the per-user budget, command submission is a 429 with Retry-After (bad commands count too)."""
     import dataclasses
     limited = build(dataclasses.replace(wiring.settings, rate_limit_per_minute=2), redis_client=wiring.redis,
-                    games=games, start_trigger=False)
+                    games=games)
     c = create_app(wiring=limited).test_client()
     ann = c.post("/api/users", json={"name": "ann"}).get_json()
     h = {"Authorization": f"Bearer {ann['token']}"}

@@ -44,13 +44,13 @@ def test_retried_command_id_lands_once(client, make_user):
 def test_racing_commands_exactly_one_lands(client, make_user, wiring):
     """16 threads submit at the same expected version: one 201, fifteen 409, versions contiguous."""
     from service import create_app
-    from service.wiring import build
+    from service.bootstrap import build
     ann, ha = make_user("ann")
     bob, hb = make_user("bob")
     mid = start_http(client, ha, {"game": "dice-race", "players": [ann, bob]}, hb)
     v = client.get(f"/api/matches/{mid}").get_json()["version"]
     # each racer behaves like its own web process: its own wiring and fold cache
-    racers = [create_app(wiring=build(wiring.settings, games=wiring.games, start_trigger=False)).test_client()
+    racers = [create_app(wiring=build(wiring.settings, games=wiring.games)).test_client()
               for _ in range(16)]
     barrier = threading.Barrier(16, timeout=30)
     results = []

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from service import create_app
-from service.wiring import build
+from service.bootstrap import build
 
 
 class CountingRedis:
@@ -44,7 +44,7 @@ class CountingRedis:
 @pytest.fixture
 def two_processes(settings, redis_client, games):
     """Two apps on the same Redis, each with its own wiring (its own auth cache), like two web processes."""
-    apps = [create_app(wiring=build(settings, games=games, start_trigger=False)) for _ in range(2)]
+    apps = [create_app(wiring=build(settings, games=games)) for _ in range(2)]
     yield [a.test_client() for a in apps]
     for a in apps:
         a.extensions["turnstream"].users.cache.close()
@@ -59,8 +59,8 @@ def test_a_cached_token_costs_no_redis_call_and_a_fresh_one_at_most_one(settings
     """The first authentication reads the user once (one HGETALL); later ones read nothing."""
     import redis as redis_py
 
-    from service.auth_cache import AuthCache
-    from service.users import Users
+    from service.store.auth_cache import AuthCache
+    from service.app.users import Users
     real = redis_py.Redis.from_url(settings.redis_url, decode_responses=True)
     counting = CountingRedis(real)
     users = Users(counting, AuthCache(real, ttl_seconds=30))
@@ -80,8 +80,8 @@ def test_cache_entries_expire(settings, redis_client):
     """After the TTL the token is read from Redis again (a bounded staleness if notes were lost)."""
     import redis as redis_py
 
-    from service.auth_cache import AuthCache
-    from service.users import Users
+    from service.store.auth_cache import AuthCache
+    from service.app.users import Users
     now = [100.0]
     real = redis_py.Redis.from_url(settings.redis_url, decode_responses=True)
     counting = CountingRedis(real)
@@ -133,8 +133,8 @@ def test_a_token_made_before_tokens_carried_the_user_id_still_works_and_rotates(
     """A legacy token (token key -> user id) authenticates; rotating it removes its key."""
     import secrets
 
-    from service.keys import Keys
-    from service.users import token_hash
+    from service.store.keys import Keys
+    from service.app.users import token_hash
     legacy = secrets.token_urlsafe(32)
     digest = token_hash(legacy)
     redis_client.hset(Keys.user("u_legacy"), mapping={"id": "u_legacy", "name": "old", "token_hash": digest})
@@ -150,8 +150,8 @@ def test_without_revocation_notes_nothing_is_trusted_from_the_cache(settings, re
     """When the subscription is down, every authentication reads Redis (a missed note cannot be trusted)."""
     import redis as redis_py
 
-    from service.auth_cache import AuthCache
-    from service.users import Users
+    from service.store.auth_cache import AuthCache
+    from service.app.users import Users
     real = redis_py.Redis.from_url(settings.redis_url, decode_responses=True)
     dead = redis_py.Redis(host="127.0.0.1", port=1, decode_responses=True, socket_connect_timeout=0.2)
     counting = CountingRedis(real)

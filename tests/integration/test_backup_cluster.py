@@ -6,8 +6,8 @@ import os
 from service import create_app
 from service.cli import main
 from service.config import Settings
-from service.embedded_redis import EmbeddedRedis
-from service.wiring import build
+from service.server.embedded_redis import EmbeddedRedis
+from service.bootstrap import build
 from tests.conftest import drain_projections
 from tests.integration.test_backup_restore import listed, play, seen
 from tests.integration.test_cluster_play import cluster, cluster_wiring  # noqa: F401 - fixtures
@@ -50,8 +50,7 @@ def test_cluster_backup_restores_into_a_single_redis(cluster_wiring, games, tmp_
         assert run_cli(["import", str(tmp_path / "backup")], {"REDIS_URL": single.url, "REDIS_CLUSTER": "0",
                                                                 "RQ_REDIS_URL": single.url}) == 0
         assert "rebuilt" in capsys.readouterr().out
-        restored_wiring = build(Settings(redis_url=single.url, rate_limit_per_minute=100000), games=games,
-                                start_trigger=False)
+        restored_wiring = build(Settings(redis_url=single.url, rate_limit_per_minute=100000), games=games)
         restored = create_app(wiring=restored_wiring).test_client()
         assert seen(restored, ids, tokens) == before
         assert listed(restored) == lists

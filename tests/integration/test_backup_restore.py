@@ -8,11 +8,11 @@ import random
 import pytest
 
 from service import create_app
-from service.backup import export_all, import_files
+from service.app.backup import export_all, import_files
 from service.cli import main
 from service.config import Settings
-from service.embedded_redis import EmbeddedRedis
-from service.wiring import build
+from service.server.embedded_redis import EmbeddedRedis
+from service.bootstrap import build
 from tests.conftest import drain_projections
 from tests.invites import start_http
 
@@ -55,7 +55,7 @@ def fresh_wiring(tmp_path, games):
     """Wiring on a second, empty Redis server."""
     from workers import context
     server = EmbeddedRedis(tmp_path / "fresh", appendfsync="no").start()
-    w = build(Settings(redis_url=server.url, rate_limit_per_minute=100000), games=games, start_trigger=False)
+    w = build(Settings(redis_url=server.url, rate_limit_per_minute=100000), games=games)
     yield w
     context.use(None)
     server.stop()

@@ -10,7 +10,7 @@ from tests.integration.test_bots_seated import fast_bots, run_jobs  # noqa: F401
 
 def bot_waits(client, make_user, w):
     """Ann against the greedy bot, Ann has moved until the bot must act: (match id, version, queue conn)."""
-    from service.connections import make_queue_redis
+    from service.store.connections import make_queue_redis
     ann, headers = make_user("ann")
     match = client.post("/api/matches", json={"game": "uchronia", "players": [ann], "bots": ["greedy"]},
                         headers=headers).get_json()

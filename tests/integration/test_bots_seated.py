@@ -9,18 +9,13 @@ from domain.engine.bot_seats import is_bot
 
 
 def run_jobs(w):
-    """Run the projection, deadline and bot-turn jobs until no queue holds one."""
-    from rq import Queue, SimpleWorker
-
-    from service.connections import make_queue_redis
+    """Project, then run the deadline and bot-turn jobs, until nothing is left to do (a burst worker's drain)."""
+    from service.store.connections import make_queue_redis
     from workers.queues import MAIN
+    from workers.runner import drain
+    from rq import Queue
     conn = make_queue_redis(w.settings)
-    queues = [Queue(q, connection=conn) for q in MAIN]
-    for _ in range(50):
-        w.trigger.flush(queues[0])
-        if not any(q.count for q in queues):
-            return
-        SimpleWorker(queues, connection=conn).work(burst=True, logging_level="WARNING")
+    drain(w, [Queue(q, connection=conn) for q in MAIN if q != "projections"], conn, "test-worker")
 
 
 @pytest.fixture

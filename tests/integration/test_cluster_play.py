@@ -12,8 +12,8 @@ import pytest
 from domain.engine.hashing import verify_chain
 from service import create_app
 from service.config import Settings
-from service.embedded_redis import EmbeddedRedis, find_redis_server, free_port
-from service.wiring import build
+from service.server.embedded_redis import EmbeddedRedis, find_redis_server, free_port
+from service.bootstrap import build
 from tests.conftest import drain_projections
 from tests.waiting import wait_for
 from domain.games.dice_race import GAME as RACE
@@ -70,7 +70,7 @@ def cluster_wiring(cluster, redis_url, redis_client):
     from workers import context
     settings = Settings(redis_url=cluster[0].url.replace("/0", ""), redis_cluster=True, rq_redis_url=redis_url,
                         rate_limit_per_minute=10 ** 6)
-    w = build(settings, games={RACE.id: RACE, UCHRONIA.id: UCHRONIA}, start_trigger=False)
+    w = build(settings, games={RACE.id: RACE, UCHRONIA.id: UCHRONIA})
     assert isinstance(w.redis, RedisCluster)
     w.redis.flushall(target_nodes=RedisCluster.PRIMARIES)
     context.use(w)
@@ -123,7 +123,7 @@ def test_a_uchronia_match_plays_to_its_end_on_the_cluster(cluster_wiring):
     stored chain verifies and a fresh process (empty cache) folds the same state."""
     import random
 
-    from service.matches import MatchService
+    from service.app.matches import MatchService
     w = cluster_wiring
     game = w.games["uchronia"]
     match = w.matches.load(create_started(w, "u1", game, ["u1", "u2", "u3"]))
@@ -152,8 +152,7 @@ def test_live_streams_follow_the_partition_logs_of_every_node(cluster_wiring):
 
     from tests.integration.test_live_user_stream import messages
     from tests.integration.test_stream_sse import read_all
-    w = build(dataclasses.replace(cluster_wiring.settings, stream_lifetime_seconds=1.5), games=cluster_wiring.games,
-              start_trigger=False)
+    w = build(dataclasses.replace(cluster_wiring.settings, stream_lifetime_seconds=1.5), games=cluster_wiring.games)
     client = create_app(wiring=w).test_client()
     users = [client.post("/api/users", json={"name": n}).get_json() for n in ("ann", "bob")]
     ann = {"Authorization": f"Bearer {users[0]['token']}"}
@@ -193,13 +192,12 @@ def test_a_projection_follower_follows_the_partition_logs_of_every_node(cluster_
     key, and brings every match's row, on whichever node it lives, to the match's version."""
     import threading
 
-    from service.connections import make_queue_redis
     from tests.integration.test_projection_follower import row_version
-    from workers.follower import start_follower
-    from workers.leases import Leases
+    from projections.follower import start_follower
+    from projections.leases import Leases
     w = cluster_wiring
     stop = threading.Event()
-    thread = start_follower(w, make_queue_redis(w.settings), "cluster-follower", stop)
+    thread = start_follower(w, "cluster-follower", stop)
     try:
         wait_for(lambda: len(thread.follower.positions) == w.store.keys.partitions, 10, "every lease taken")
         ids = [create_started(w, f"a{i}", RACE, [f"a{i}", f"b{i}"]) for i in range(6)]

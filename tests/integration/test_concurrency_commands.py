@@ -6,8 +6,8 @@ import threading
 from collections import Counter
 
 from domain.engine.hashing import verify_chain
-from service.errors import ApiError
-from service.wiring import build
+from service.app.errors import AppError, Conflict, RuleRefused, VersionConflict
+from service.bootstrap import build
 from tests.conftest import drain_projections
 from tests.invites import create_started
 
@@ -17,7 +17,7 @@ RACERS = 8
 
 def own_service(w):
     """A MatchService with its own fold cache on the same Redis: another web process."""
-    return build(w.settings, games=w.games, start_trigger=False).matches
+    return build(w.settings, games=w.games).matches
 
 
 def new_race(w, players=("ann", "bob")):
@@ -51,8 +51,8 @@ def test_racers_get_one_success_per_version_and_the_rest_409(wiring):
         try:
             answer = services[i].submit("ann", mid, *note(f"r{i}"), expected_version=version)
             result = ("ok", answer["version"], i)
-        except ApiError as exc:
-            result = (exc.status, exc.extra.get("current_version"), i)
+        except AppError as exc:
+            result = (409 if isinstance(exc, VersionConflict) else repr(exc), exc.extra.get("current_version"), i)
         with lock:
             outcomes.append(result)
 
@@ -94,10 +94,11 @@ def test_racers_retrying_on_conflict_each_land_exactly_once(wiring):
                 try:
                     services[i].submit("ann", mid, *note(f"{i}-{k}"), command_id=f"{i}-{k}")
                     break
-                except ApiError as exc:
-                    if exc.status != 409:
-                        errors.append(repr(exc))
-                        return
+                except Conflict:
+                    continue
+                except AppError as exc:
+                    errors.append(repr(exc))
+                    return
             else:
                 errors.append(f"{i}-{k} never landed")
 
@@ -193,8 +194,8 @@ def test_a_refused_command_on_a_stale_cache_is_decided_on_the_fresh_state(wiring
     assert a.submit("bob", mid, "roll", {})["events"][0]["type"] == "die_rolled"
     try:
         a.submit("bob", mid, "roll", {})
-    except ApiError as exc:
-        assert (exc.status, exc.extra["rule"]) == (422, "dice-race:race.turn")
+    except RuleRefused as exc:
+        assert exc.extra["rule"] == "dice-race:race.turn"
     else:
         raise AssertionError("bob rolled twice in a row")
     assert [e["data"]["player"] for e in stored(w, mid) if e["type"] == "die_rolled"] == ["ann", "bob"]

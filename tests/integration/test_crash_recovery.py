@@ -17,27 +17,28 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from domain.engine.hashing import verify_chain
 from service import create_app
 from service.config import Settings
-from service.embedded_redis import EmbeddedRedis, free_port
-from service.wiring import build
+from service.server.embedded_redis import EmbeddedRedis, free_port
+from service.bootstrap import build
 from domain.games.dice_race import GAME as RACE
 from tests.invites import create_started, start_http
 from tests.waiting import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# A real `turnstream worker` process (workers.runner.run_worker) on the dice-race game, whose projection
+# A real `turnstream worker` process (workers.runner.run_worker) on the dice-race game, whose follower's
 # batches are small and (with SLOW) slow, recording every (match, version) row it writes.
 WORKER = """
 import sys, time
 sys.path.insert(0, {root!r})
 from projections.writer import ProjectionWriter
 from service.config import from_env
-from service.wiring import build
+from service.bootstrap import build
 from domain.games.dice_race import GAME
-from workers import context, jobs
+from projections import delivery, follower
+from workers import context
 from workers.runner import run_worker
 
-jobs.BATCH = 4
+delivery.BATCH = follower.BATCH = 4
 apply = ProjectionWriter.apply
 
 def recorded_apply(self, p, matches, checkpoint, *rest):
@@ -49,7 +50,7 @@ def recorded_apply(self, p, matches, checkpoint, *rest):
 
 ProjectionWriter.apply = recorded_apply
 settings = from_env()
-context.use(build(settings, games={{GAME.id: GAME}}, start_trigger=False))
+context.use(build(settings, games={{GAME.id: GAME}}))
 run_worker(settings)
 """
 
@@ -66,7 +67,7 @@ def race_wiring(redis_url: str, **settings):
     """Wiring with the dice-race game only (4 partitions unless told otherwise)."""
     settings.setdefault("partitions", 4)
     return build(Settings(redis_url=redis_url, rate_limit_per_minute=10 ** 6, **settings),
-                 games={RACE.id: RACE}, start_trigger=False)
+                 games={RACE.id: RACE})
 
 
 def play_notes(w, matches: int, notes: int) -> list:
@@ -80,21 +81,15 @@ def play_notes(w, matches: int, notes: int) -> list:
     return ids
 
 
-def test_a_worker_killed_mid_job_is_caught_up_by_a_new_one_and_nothing_applies_twice(redis_url, redis_client,
+def test_a_worker_killed_mid_batch_is_caught_up_by_a_new_one_and_nothing_applies_twice(redis_url, redis_client,
                                                                                    tmp_path):
-    """kill -9 a worker while it projects; a new worker releases the dead one's job, brings every
-    read model to its match's version, and writes no (match, version) row twice."""
-    from rq import Queue
-
-    from service.connections import make_queue_redis
-    from workers.queues import PROJECTIONS as QUEUE
-    from workers.jobs import lagging_partitions
+    """kill -9 a worker while its follower projects; once the dead one's leases lapse a new worker takes its
+    partitions from their checkpoints, brings every read model to its match's version, and writes no
+    (match, version) row twice."""
+    from projections.delivery import lagging_partitions
 
     w = race_wiring(redis_url)
     ids = play_notes(w, matches=24, notes=6)
-    for p in range(w.store.keys.partitions):
-        w.trigger.notify(p)
-    w.trigger.flush(Queue(QUEUE, connection=make_queue_redis(w.settings)))
     first = start_worker(redis_url, slow=0.15, log=tmp_path / "worker1.log")
     try:
         wait_for(lambda: redis_client.llen("crashtest:applied") >= 3, 20, "the first worker to start projecting")

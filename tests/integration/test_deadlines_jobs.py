@@ -8,7 +8,7 @@ from rq import Queue, SimpleWorker
 from rq.job import Job
 from rq.registry import ScheduledJobRegistry
 
-from service.connections import make_queue_redis
+from service.store.connections import make_queue_redis
 from tests.conftest import drain_projections
 from domain.engine.timestamps import parse_time
 from workers.deadlines import deadline_job_id, turn_deadline

@@ -2,7 +2,7 @@
 field) and by the lobby's sign-up form alike; nothing is created. Spaces around a name are dropped."""
 from __future__ import annotations
 
-from service.keys import Keys
+from service.store.keys import Keys
 from tests.integration.test_pages_lobby import csrf_of
 
 

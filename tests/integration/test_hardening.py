@@ -4,8 +4,8 @@ from __future__ import annotations
 import dataclasses
 
 from service import create_app
-from service.users import token_hash
-from service.wiring import build
+from service.app.users import token_hash
+from service.bootstrap import build
 from tests.invites import start_http
 
 
@@ -27,7 +27,7 @@ def test_command_submission_is_rate_limited_per_user_with_retry_after(wiring, ga
     """With 5 commands per minute, a user's sixth gets 429, code rate_limited and a Retry-After in whole
     seconds, while another user is still served."""
     limited = build(dataclasses.replace(wiring.settings, rate_limit_per_minute=5), redis_client=wiring.redis,
-                    games=games, start_trigger=False)
+                    games=games)
     client = create_app(wiring=limited).test_client()
     users = [client.post("/api/users", json={"name": n}).get_json() for n in ("ann", "bob")]
     ann, bob = ({"Authorization": f"Bearer {u['token']}"} for u in users)
@@ -69,6 +69,6 @@ def test_tokens_are_compared_in_constant_time():
     """Authentication compares the stored hash with hmac.compare_digest (no early-exit string compare)."""
     import inspect
 
-    from service import users
+    from service.app import users
     source = inspect.getsource(users.Users.authenticate)
     assert "hmac.compare_digest" in source

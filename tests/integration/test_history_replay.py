@@ -8,8 +8,9 @@ import pytest
 
 from domain.engine import aggregate as agg
 from service import create_app
-from service.history import History, measure_seek
-from service.wiring import build
+from service.app.history import History
+from service.cli.bench.seek import measure_seek
+from service.bootstrap import build
 from tests.conftest import drain_projections
 from domain.games.dice_race import GAME as RACE
 from workers import context
@@ -45,7 +46,7 @@ def turn_headers(client, mid, people):
 def small_k(wiring, make_user):
     """A wiring whose projection job writes a snapshot every K versions, and its client (it replaces the
     default wiring as the worker's context)."""
-    w = build(dataclasses.replace(wiring.settings, snapshot_every=K), games=wiring.games, start_trigger=False)
+    w = build(dataclasses.replace(wiring.settings, snapshot_every=K), games=wiring.games)
     context.use(w)
     yield w, create_app(wiring=w).test_client()
     context.use(None)
@@ -147,7 +148,7 @@ def noted_race_with_snapshots(small_k, make_user, notes: int):
     for i in range(notes):
         command(client, mid, ha, "note", text=str(i))
     drain_projections(w)
-    return w, client, mid, ha, build(w.settings, games=w.games, start_trigger=False)
+    return w, client, mid, ha, build(w.settings, games=w.games)
 
 
 def test_cold_load_starts_from_a_snapshot_and_a_take_back_still_refolds(small_k, make_user, evolve_calls):

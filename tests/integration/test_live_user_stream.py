@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from workers.jobs import project_partition
+from projections.delivery import catch_up
 from tests.integration.test_stream_sse import race_app, read_all, stop_app
 
 LIFETIME = 0.8
@@ -91,7 +91,7 @@ def test_inbox_changes_arrive_after_the_projection_wrote_them(live):
 
     def move_and_project():
         client.post(f"/api/matches/{mid}/commands", json={"type": "draw"}, headers=headers["ann"])
-        project_partition(w.store.keys.partition(mid))  # the job a worker would run
+        catch_up(w, w.store.keys.partition(mid))  # what a worker's follower does
 
     resp = client.get("/api/users/me/stream", headers=headers["bob"], buffered=False)
     got = during(resp, move_and_project)
@@ -161,7 +161,7 @@ def test_a_resume_loads_only_the_matches_the_stream_follows(live, monkeypatch):
     cursor = int(w.redis.xrange(w.store.keys.log(w.store.keys.partition(mid)), count=1)[0][0].split("-")[0])
     note = {"type": "note", "payload": {"text": "hi"}}
     assert client.post(f"/api/matches/{mid}/commands", json=note, headers=headers["ann"]).status_code == 201
-    project_partition(w.store.keys.partition(mid))
+    catch_up(w, w.store.keys.partition(mid))
     folded = []
     real_read = w.live.matches.read
     monkeypatch.setattr(w.live.matches, "read", lambda match_id, fn: (folded.append(match_id),
@@ -177,7 +177,7 @@ def test_a_resume_loads_only_the_matches_the_stream_follows(live, monkeypatch):
 def test_signing_out_everywhere_ends_the_open_streams(live, monkeypatch):
     """A stream opened with a token stops within the credential check once the token is revoked: the moves
     made afterwards never reach it."""
-    import service.api.stream as stream_mod
+    import service.web.api.stream as stream_mod
     monkeypatch.setattr(stream_mod, "CREDENTIAL_CHECK_SECONDS", 0.1, raising=False)
     w, client, users, headers, mid = live
     ann = headers["ann"]

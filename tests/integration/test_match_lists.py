@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from service.invitations import accept_for_all, decline
+from service.app.invitations import accept_for_all, decline
 from tests.conftest import drain_projections
 
 

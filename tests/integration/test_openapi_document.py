@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from service import create_app
-from service.openapi import documented_views
+from service.web.openapi import documented_views
 
 
 def test_every_api_route_is_in_the_document(wiring):

@@ -113,8 +113,8 @@ def test_sign_up_redirects_and_a_reload_creates_no_second_account(client, wiring
     assert rotated.status_code == 303 and rotated.headers["Location"].endswith("/welcome")
     fresh = re.search(r"data-new-token>([^<]+)<", client.get("/welcome").get_data(as_text=True)).group(1)
     assert fresh != token and wiring.users.authenticate(fresh)["id"] == user_id
-    from service.errors import ApiError
-    with pytest.raises(ApiError):
+    from service.app.errors import Unauthorized
+    with pytest.raises(Unauthorized):
         wiring.users.authenticate(token)
 
 

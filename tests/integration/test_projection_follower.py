@@ -5,15 +5,12 @@ import json
 import threading
 import time
 
-from service.connections import make_queue_redis
-from service.trigger import ProjectionTrigger
 from tests.invites import create_started
 from tests.waiting import wait_for
-from workers import follower as follower_mod
-from workers.follower import ProjectionFollower, start_follower
-from workers.jobs import lagging_partitions, project_partition, reconcile
-from workers.leases import FOLLOWED_KEY, Leases
-from workers.queues import PROJECTIONS
+from projections import follower as follower_mod
+from projections.follower import ProjectionFollower, start_follower
+from projections.delivery import catch_up, lagging_partitions
+from projections.leases import Leases
 
 
 def row_version(w, match_id: str) -> int:
@@ -25,11 +22,11 @@ def row_version(w, match_id: str) -> int:
 def run_follower(w, owner: str):
     """Start a follower thread on `w`; return (thread, stop event)."""
     stop = threading.Event()
-    return start_follower(w, make_queue_redis(w.settings), owner, stop), stop
+    return start_follower(w, owner, stop), stop
 
 
 def test_a_follower_projects_each_command_without_any_job(wiring):
-    """With no trigger and no RQ worker, a follower brings each match's row to its version within moments of
+    """With no RQ worker, a follower brings each match's row to its version within moments of
     the append, holds every partition's lease while it runs, and gives them all up when stopped."""
     w = wiring
     thread, stop = run_follower(w, "follower-a")
@@ -43,14 +40,12 @@ def test_a_follower_projects_each_command_without_any_job(wiring):
             wait_for(lambda: row_version(w, mid) >= version, 10, f"the row at version {version}")
             lags.append(time.monotonic() - start)
         assert sorted(lags)[10] < 0.25, lags
-        assert make_queue_redis(w.settings).llen(f"rq:queue:{PROJECTIONS}") == 0, "no projection job was needed"
         assert lagging_partitions(w) == []
     finally:
         stop.set()
         thread.join(5)
     holders = Leases(w.redis, w.store.keys, "test").holders(range(w.store.keys.partitions))
     assert holders == [None] * w.store.keys.partitions
-    assert not make_queue_redis(w.settings).exists(FOLLOWED_KEY)
 
 
 def test_commands_arriving_during_the_gather_pause_are_projected_in_one_batch(wiring):
@@ -59,7 +54,7 @@ def test_commands_arriving_during_the_gather_pause_are_projected_in_one_batch(wi
     w = wiring
     stop = threading.Event()
     # a pause long enough for 20 in-process commands even on a loaded 2-core machine (0.5 s was not, once)
-    follower = ProjectionFollower(w, make_queue_redis(w.settings), "gatherer", stop, gather_seconds=2.0)
+    follower = ProjectionFollower(w, "gatherer", stop, gather_seconds=2.0)
     thread = threading.Thread(target=follower.run, daemon=True)
     thread.start()
     try:
@@ -85,7 +80,7 @@ def test_two_followers_never_hold_one_partition_and_a_silent_ones_partitions_are
     w = wiring
     monkeypatch.setattr(follower_mod, "RENEW_SECONDS", 0.1)
     short = 600
-    first = ProjectionFollower(w, make_queue_redis(w.settings), "first", threading.Event())
+    first = ProjectionFollower(w, "first", threading.Event())
     first.leases.lease_ms = short
     first.claim()  # takes every partition, then falls silent: it never reads nor renews
     assert len(first.positions) == w.store.keys.partitions
@@ -137,41 +132,23 @@ def test_two_running_followers_share_the_partitions_and_one_left_takes_them_all(
             second.join(5)
 
 
-def test_a_projection_job_leaves_a_followed_partition_alone(wiring):
-    """An RQ projection job on a partition whose lease a follower holds writes nothing; once free, it projects."""
+def test_a_catch_up_leaves_a_followed_partition_alone(wiring):
+    """A catch-up of a partition whose lease a follower holds writes nothing; once free, it projects."""
     w = wiring
     mid = create_started(w, "ann", w.games["dice-race"], ["ann", "bob"])
     p = w.store.keys.partition(mid)
     holder = Leases(w.redis, w.store.keys, "some-follower")
     assert holder.take(p)
-    assert project_partition(p) == 0 and row_version(w, mid) == 0
-    assert reconcile() == [], "the reconciler leaves a held partition to its holder"
+    assert catch_up(w, p) is None and row_version(w, mid) == 0
     holder.release(p)
-    assert project_partition(p) == 1 and row_version(w, mid) == w.store.version(mid)
-    assert w.redis.get(w.store.keys.projector(p)) is None, "the job gave its own lease up"
-
-
-def test_the_trigger_enqueues_nothing_while_the_logs_are_followed(settings, redis_client):
-    """While a follower's heartbeat is set, a flush enqueues no job, and the flushes after it ask Redis nothing."""
-    from rq import Queue
-    conn = make_queue_redis(settings)
-    queue = Queue(PROJECTIONS, connection=conn)
-    conn.set(FOLLOWED_KEY, "a-follower", px=3000)
-    trigger = ProjectionTrigger(lambda: conn, interval_seconds=0.01)
-    for p in range(5):
-        trigger.notify(p)
-    trigger.flush(queue)
-    assert trigger.enqueued == 0 and queue.job_ids == []
-    conn.delete(FOLLOWED_KEY)
-    trigger.notify(1)
-    trigger.flush(queue)  # within the recheck window: still known followed, not asked again
-    assert queue.job_ids == []
+    assert catch_up(w, p) == 1 and row_version(w, mid) == w.store.version(mid)
+    assert w.redis.get(w.store.keys.projector(p)) is None, "the catch-up gave its own lease up"
 
 
 def test_a_batch_reads_the_new_events_of_its_cached_matches_in_one_round_trip(wiring, monkeypatch):
     """The matches of one projection batch that the process has folded before are caught up by one pipelined
     read (not one read each), and come out equal to a fresh load; one that is not cached is loaded alone."""
-    from service.matches import MatchService
+    from service.app.matches import MatchService
     w = wiring
     race = w.games["dice-race"]
     ids = [create_started(w, f"p{i}", race, [f"p{i}", f"q{i}"]) for i in range(4)]
@@ -198,15 +175,15 @@ def test_a_batch_costs_the_same_round_trips_for_one_match_as_for_many(settings, 
     reads, the rows, indexes, inboxes and change feed are pipelined (one MULTI on a single Redis)."""
     import dataclasses
 
-    from service.matches import MatchService
-    from service.wiring import build
+    from service.app.matches import MatchService
+    from service.bootstrap import build
     from workers import context
-    w = build(dataclasses.replace(settings, partitions=1), games=games, start_trigger=False)
+    w = build(dataclasses.replace(settings, partitions=1), games=games)
     context.use(w)
     try:
         race = w.games["dice-race"]
         ids = [create_started(w, f"p{i}", race, [f"p{i}", f"q{i}"]) for i in range(6)]
-        assert project_partition(0) > 0  # rows exist, the matches are cached in this process
+        assert catch_up(w, 0) > 0  # rows exist, the matches are cached in this process
         elsewhere = MatchService(w.store, w.games)
 
         def round_trips_to_project(match_ids) -> int:
@@ -220,7 +197,7 @@ def test_a_batch_costs_the_same_round_trips_for_one_match_as_for_many(settings, 
             monkeypatch.setattr(type(w.redis.pipeline()), "execute",
                                 lambda self, *a, **k: trips.append("pipeline") or real_pipe(self, *a, **k))
             try:
-                assert project_partition(0) == len(match_ids)
+                assert catch_up(w, 0) == len(match_ids)
             finally:
                 monkeypatch.undo()
             assert all(row_version(w, mid) == w.store.version(mid) for mid in match_ids)
@@ -236,7 +213,6 @@ def test_a_batch_costs_the_same_round_trips_for_one_match_as_for_many(settings, 
 def test_a_batch_that_fails_pauses_its_own_partition_only(wiring, monkeypatch):
     """A batch that raises (a bug, bad data) is logged and read again later; the other partitions' matches
     are projected meanwhile, and once the fault is gone the paused partition catches up."""
-    from workers import jobs
     w = wiring
     monkeypatch.setattr(follower_mod, "FAILED_PAUSE_SECONDS", 0.3)
     race = w.games["dice-race"]
@@ -246,15 +222,15 @@ def test_a_batch_that_fails_pauses_its_own_partition_only(wiring, monkeypatch):
         by_partition.setdefault(w.store.keys.partition(mid), mid)
     assert len(by_partition) >= 2
     bad_p, bad = next(iter(by_partition.items()))
-    real = jobs.project_entries
+    real = follower_mod.project_entries
     broken = {"on": True}
 
-    def faulty(w_, p, entries):
+    def faulty(w_, p, entries, *rest):
         if p == bad_p and broken["on"]:
             raise ValueError("a bad batch")
-        return real(w_, p, entries)
+        return real(w_, p, entries, *rest)
 
-    monkeypatch.setattr(jobs, "project_entries", faulty)
+    monkeypatch.setattr(follower_mod, "project_entries", faulty)
     thread, stop = run_follower(w, "follower-f")
     try:
         others = [mid for p, mid in by_partition.items() if p != bad_p]
@@ -274,17 +250,17 @@ def test_a_match_that_cannot_be_folded_here_holds_up_no_other_match(settings, re
     whole partition retrying the same failing batch for ever."""
     import dataclasses
 
-    from service.wiring import build
+    from service.bootstrap import build
     from workers import context
     one_partition = dataclasses.replace(settings, partitions=1)
-    w = build(one_partition, games=games, start_trigger=False)
+    w = build(one_partition, games=games)
     race = create_started(w, "p0", games["dice-race"], ["p0", "q0"])
     odd = create_started(w, "u0", games["uchronia"], ["u0", "u1"])
     later = create_started(w, "p1", games["dice-race"], ["p1", "q1"])
-    hosting_less = build(one_partition, games={"dice-race": games["dice-race"]}, start_trigger=False)
+    hosting_less = build(one_partition, games={"dice-race": games["dice-race"]})
     context.use(hosting_less)
     try:
-        assert project_partition(0) == 2
+        assert catch_up(hosting_less, 0) == 2
         assert row_version(hosting_less, race) == w.store.version(race)
         assert row_version(hosting_less, later) == w.store.version(later)
         assert row_version(hosting_less, odd) == 0

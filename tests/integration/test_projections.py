@@ -1,11 +1,11 @@
-"""Projection jobs: checkpoints, idempotence, the reconciler for lost enqueues, and a full rebuild."""
+"""Projection delivery: checkpoints, idempotence, and a full rebuild (with a follower running)."""
 from __future__ import annotations
 
 import json
 
 from service.cli import main
 from tests.conftest import drain_projections
-from workers.jobs import lagging_partitions, project_partition, reconcile
+from projections.delivery import catch_up, lagging_partitions
 from tests.invites import start_http
 
 
@@ -16,27 +16,18 @@ def new_match(client, make_user, game="dice-race"):
     return mid, ann, ha, bob, hb
 
 
-def test_job_is_idempotent_and_checkpointed(client, make_user, wiring):
-    """Running a partition's job twice writes rows once; the checkpoint reaches the log's end."""
+def test_catch_up_is_idempotent_and_checkpointed(client, make_user, wiring):
+    """Catching a partition up twice writes rows once; the checkpoint reaches the log's end."""
     mid, *_ = new_match(client, make_user)
     p = wiring.store.keys.partition(mid)
-    assert project_partition(p) == 1
-    assert project_partition(p) == 0
+    assert lagging_partitions(wiring) == [p]
+    assert catch_up(wiring, p) == 1
+    assert catch_up(wiring, p) == 0
+    assert lagging_partitions(wiring) == []
     last_log_id = wiring.redis.xrevrange(wiring.store.keys.log(p), count=1)[0][0]
     assert wiring.redis.get(wiring.store.keys.checkpoint(p)) == last_log_id
     row = json.loads(wiring.redis.get(wiring.store.keys.summary(mid)))
     assert row["version"] == 4 and row["status"] == "active"
-
-
-def test_reconciler_finds_partitions_whose_enqueue_was_lost(client, make_user, wiring):
-    """With no job enqueued (the trigger is off), the reconciler enqueues the lagging partition."""
-    mid, ann, ha, *_ = new_match(client, make_user)
-    p = wiring.store.keys.partition(mid)
-    assert lagging_partitions(wiring) == [p]
-    assert reconcile() == [p]
-    drain_projections(wiring)
-    assert lagging_partitions(wiring) == []
-    assert [m["id"] for m in client.get("/api/users/me/inbox", headers=ha).get_json()["matches"]] == [mid]
 
 
 def test_a_stale_row_never_overwrites_a_newer_one(client, make_user, wiring):
@@ -69,3 +60,36 @@ def test_rebuild_restores_every_read_model(client, make_user, wiring, monkeypatc
     assert [m["id"] for m in client.get("/api/users/me/inbox", headers=hb).get_json()["matches"]] == [mid]
     after = client.get(f"/api/matches?player={ann}").get_json()["matches"]
     assert [(m["id"], m["version"]) for m in after] == [(m["id"], m["version"]) for m in before]
+
+
+def test_rebuild_takes_the_partitions_over_from_a_running_follower_and_gives_them_back(client, make_user, wiring):
+    """With a worker's follower holding every partition, a rebuild pauses it, rebuilds every row (none left
+    empty), and the follower then projects the next command again; a projector that never pauses makes the
+    rebuild refuse before it drops anything."""
+    import threading
+
+    import pytest
+
+    from projections.follower import start_follower
+    from projections.leases import Leases
+    from projections.rebuild import RebuildRefused, rebuild_projections
+    from tests.waiting import wait_for
+    mid, ann, ha, *_ = new_match(client, make_user)
+    stop = threading.Event()
+    thread = start_follower(wiring, "running-worker", stop)
+    try:
+        wait_for(lambda: lagging_partitions(wiring) == [], 10, "the follower to project the new match")
+        assert rebuild_projections(wiring, say=lambda line: None) == 1
+        assert json.loads(wiring.redis.get(wiring.store.keys.summary(mid)))["version"] == 4
+        assert client.post(f"/api/matches/{mid}/commands", json={"type": "roll"}, headers=ha).status_code == 201
+        wait_for(lambda: json.loads(wiring.redis.get(wiring.store.keys.summary(mid)))["version"] == 5, 15,
+                 "the follower to resume after the rebuild")
+    finally:
+        stop.set()
+        thread.join(5)
+    stuck = Leases(wiring.redis, wiring.store.keys, "an-old-worker")
+    assert stuck.take(3)
+    with pytest.raises(RebuildRefused):
+        rebuild_projections(wiring, say=lambda line: None, wait_seconds=0.5)
+    assert wiring.redis.get(wiring.store.keys.summary(mid)) is not None, "nothing was dropped"
+    stuck.release(3)

@@ -9,7 +9,7 @@ import pytest
 
 from service import create_app
 from service.config import from_env
-from service.wiring import build
+from service.bootstrap import build
 from tests.integration.test_api_errors import error_of
 from tests.invites import start_http
 
@@ -17,8 +17,7 @@ from tests.invites import start_http
 def process(wiring, games, **limits):
     """A Flask test client standing for one web process of its own (own wiring, own limiter) on the
     shared test Redis, with the given settings."""
-    w = build(dataclasses.replace(wiring.settings, **limits), redis_client=wiring.redis, games=games,
-              start_trigger=False)
+    w = build(dataclasses.replace(wiring.settings, **limits), redis_client=wiring.redis, games=games)
     return create_app(wiring=w).test_client()
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 import json
 import random
 
-from service.invitations import accept_for_all
-from service.rebuild import rebuild_projections
+from service.app.invitations import accept_for_all
+from projections.rebuild import rebuild_projections
 from tests.conftest import drain_projections
 
 

@@ -70,7 +70,7 @@ def test_pages_with_a_csrf_token_are_never_kept_by_a_shared_cache(browsers):
 
 def test_a_new_token_never_brings_back_an_ended_session(wiring):
     """Rebinding a session that has ended (signed out meanwhile) writes nothing: no key without user or expiry."""
-    from service.web_sessions import Sessions, session_key
+    from service.web.sessions import Sessions, session_key
     sessions = Sessions(wiring.redis)
     sessions.rebind("gone", "f" * 64)
     assert not wiring.redis.exists(session_key("gone"))

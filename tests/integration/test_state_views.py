@@ -65,9 +65,9 @@ def test_players_and_spectators_never_get_each_others_body(client, make_user):
 def test_a_state_read_through_another_process_sees_the_latest_version(client, make_user, wiring):
     """Each web process keeps its own bodies: a move made through one is in the next read through another."""
     from service import create_app
-    from service.wiring import build
+    from service.bootstrap import build
     mid, ann, bob = _race(client, make_user)
-    other = create_app(wiring=build(wiring.settings, games=wiring.games, start_trigger=False)).test_client()
+    other = create_app(wiring=build(wiring.settings, games=wiring.games)).test_client()
     assert other.get(f"/api/matches/{mid}/state", headers=ann[1]).status_code == 200  # kept there
     mover = _to_move(client, mid, (ann, bob))
     client.post(f"/api/matches/{mid}/commands", headers=mover[1], json={"type": "note", "payload": {"text": "x"}})

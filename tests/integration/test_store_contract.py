@@ -1,4 +1,6 @@
-"""The event store contract, run on every backend: a real Redis (started by the tests) and fakeredis+Lua."""
+"""The event store contract, run on every backend: a real Redis (started by the tests), fakeredis+Lua, and the
+in-memory twin (service/store/memory.py). What is Redis's alone (stream ids, the script's keys) is checked on the
+Redis backends."""
 from __future__ import annotations
 
 import json
@@ -8,18 +10,28 @@ import pytest
 from redis.crc import key_slot
 
 from domain.engine.hashing import GENESIS, event_hash, verify_chain
-from service.keys import Keys
-from service.store import APPEND_LUA, EventStore
+from service.store.keys import Keys
+from service.store.events import APPEND_LUA, EventStore
+from service.store.memory import InMemoryEventStore
+
+
+def redis_store(request, backend: str) -> EventStore:
+    """An EventStore on a real Redis or on fakeredis."""
+    client = request.getfixturevalue("redis_client") if backend == "redis" else fakeredis.FakeRedis(
+        decode_responses=True)
+    return EventStore(client, partitions=16)
+
+
+@pytest.fixture(params=["redis", "fakeredis", "memory"])
+def store(request):
+    """An event store on each backend."""
+    return InMemoryEventStore(partitions=16) if request.param == "memory" else redis_store(request, request.param)
 
 
 @pytest.fixture(params=["redis", "fakeredis"])
-def store(request):
-    """An EventStore on each backend."""
-    if request.param == "redis":
-        client = request.getfixturevalue("redis_client")
-    else:
-        client = fakeredis.FakeRedis(decode_responses=True)
-    return EventStore(client, partitions=16)
+def on_redis(request):
+    """An EventStore on each Redis backend."""
+    return redis_store(request, request.param)
 
 
 def envelopes(start: int, n: int, prev: str = GENESIS, cmd=None) -> list:
@@ -43,8 +55,6 @@ def test_first_append_numbers_versions_from_one(store):
     envs = envelopes(1, 3)
     res = append(store, "m1", 0, envs, GENESIS, secret="ab")
     assert (res.status, res.version) == ("ok", 3)
-    ids = [eid for eid, _ in store.r.xrange(store.keys.stream("m1"))]
-    assert ids == ["0-1", "0-2", "0-3"]
     assert store.read("m1").envelopes == envs
     assert store.secret("m1") == "ab"
     assert store.version("m1") == 3
@@ -65,8 +75,8 @@ def test_stale_expected_version_conflicts_and_writes_nothing(store):
     append(store, "m1", 0, first, GENESIS)
     res = append(store, "m1", 1, envelopes(2, 1, first[0]["hash"]), first[0]["hash"])
     assert (res.status, res.version) == ("conflict", 2)
-    assert store.version("m1") == 2 and store.r.xlen(store.keys.stream("m1")) == 2
-    assert store.r.xlen(store.keys.log(store.keys.partition("m1"))) == 1
+    assert store.version("m1") == 2 and len(store.read("m1").envelopes) == 2
+    assert len(store.log(store.keys.partition("m1"))) == 1
 
 
 def test_wrong_head_conflicts(store):
@@ -79,10 +89,17 @@ def test_wrong_head_conflicts(store):
 
 
 def test_creating_an_existing_match_conflicts(store):
-    """Expected version 0 on an existing stream is refused."""
+    """Expected version 0 on an existing match is refused."""
     append(store, "m1", 0, envelopes(1, 1), GENESIS)
-    store.r.hdel(store.keys.meta("m1"), "version")
     assert append(store, "m1", 0, envelopes(1, 1), GENESIS).status == "conflict"
+
+
+def test_stream_ids_are_the_versions_and_a_stream_without_meta_is_not_created_again(on_redis):
+    """Stream ids are explicit 0-<version>; a stream whose meta lost its version still refuses a creation."""
+    append(on_redis, "m1", 0, envelopes(1, 3), GENESIS)
+    assert [eid for eid, _ in on_redis.r.xrange(on_redis.keys.stream("m1"))] == ["0-1", "0-2", "0-3"]
+    on_redis.r.hdel(on_redis.keys.meta("m1"), "version")
+    assert append(on_redis, "m1", 0, envelopes(1, 1), GENESIS).status == "conflict"
 
 
 def test_known_command_id_returns_stored_answer_and_writes_nothing(store):
@@ -102,11 +119,10 @@ def test_partition_log_and_meta(store):
     envs = envelopes(1, 2)
     append(store, "m1", 0, envs, GENESIS)
     append(store, "m1", 2, envelopes(3, 3, envs[-1]["hash"]), envs[-1]["hash"])
-    log = store.r.xrange(store.keys.log(store.keys.partition("m1")))
+    log = store.log(store.keys.partition("m1"))
     assert [(f["m"], f["v"], f["n"]) for _, f in log] == [("m1", "2", "2"), ("m1", "5", "3")]
     envs = store.read("m1").envelopes
-    meta = store.r.hgetall(store.keys.meta("m1"))
-    assert meta == {"version": "5", "head": envs[-1]["hash"], "status": "active", "game": "g"}
+    assert store.meta("m1") == {"version": "5", "head": envs[-1]["hash"], "status": "active", "game": "g"}
 
 
 def test_stored_events_form_a_valid_hash_chain(store):
@@ -145,4 +161,30 @@ def test_envelopes_round_trip_unicode(store):
     env["hash"] = event_hash(GENESIS, env)
     append(store, "m1", 0, [env], GENESIS)
     assert store.read("m1").envelopes[0]["data"] == {"name": "Ксения ✓"}
-    assert json.loads(store.r.xrange(store.keys.stream("m1"))[0][1]["e"])["data"]["name"] == "Ксения ✓"
+
+
+def test_redis_keeps_non_ascii_text_as_utf8_json(on_redis):
+    """The stored JSON itself holds the text (not escapes a reader of the raw stream would see)."""
+    env = envelopes(1, 1)[0]
+    env["data"] = {"name": "Ксения ✓"}
+    env["hash"] = event_hash(GENESIS, env)
+    append(on_redis, "m1", 0, [env], GENESIS)
+    assert json.loads(on_redis.r.xrange(on_redis.keys.stream("m1"))[0][1]["e"])["data"]["name"] == "Ксения ✓"
+
+
+def test_a_stale_append_gets_the_events_it_missed(store):
+    """A conflict on a stale version carries the events after the expected one (the caller catches up)."""
+    first = envelopes(1, 3)
+    append(store, "m1", 0, first, GENESIS)
+    res = append(store, "m1", 1, envelopes(2, 1, first[0]["hash"]), first[0]["hash"])
+    assert res.status == "conflict" and [e["version"] for e in res.envelopes] == [2, 3]
+
+
+def test_read_many_and_the_secret(store):
+    """read_many reads several matches after their own versions; the secret comes with a read that asks."""
+    append(store, "m1", 0, envelopes(1, 2), GENESIS, secret="s1")
+    append(store, "m2", 0, envelopes(1, 3), GENESIS)
+    got = store.read_many({"m1": 1, "m2": 0, "m3": 0})
+    assert {k: [e["version"] for e in v] for k, v in got.items()} == {"m1": [2], "m2": [1, 2, 3], "m3": []}
+    assert store.read("m1", with_secret=True).secret == "s1" and store.read("m1").secret is None
+    assert not store.read("m3").exists and store.version("m3") == 0

@@ -18,9 +18,9 @@ def race_app(settings, games, **overrides):
     """(wiring, client, users, auth headers, match id): ann, bob and eve, and a dice race of ann and bob,
     on an app built with the settings `overrides`; stop it with `stop_app(wiring)`."""
     from service import create_app
-    from service.wiring import build
+    from service.bootstrap import build
     from workers import context
-    w = build(dataclasses.replace(settings, **overrides), games=games, start_trigger=False)
+    w = build(dataclasses.replace(settings, **overrides), games=games)
     context.use(w)
     client = create_app(wiring=w).test_client()
     users = {name: client.post("/api/users", json={"name": name}).get_json() for name in ("ann", "bob", "eve")}

@@ -14,8 +14,8 @@ from rq import Queue, SimpleWorker
 from rq.job import Job
 from rq.registry import FinishedJobRegistry
 
-from service.connections import make_queue_redis
-from service.keys import Keys
+from service.store.connections import make_queue_redis
+from service.store.keys import Keys
 from tests.conftest import drain_projections
 from tests.e2e.processes import Api, service
 from tests.waiting import wait_for

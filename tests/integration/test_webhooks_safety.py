@@ -10,12 +10,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from service.keys import Keys
+from service.store.keys import Keys
 from tests.e2e.processes import Api, service
 from tests.integration.test_webhooks_delivery import Receiver
 from tests.waiting import wait_for
-from workers.webhook_sender import (DeliveryFailed, UnsafeTarget, allowed, literal_refusal, parse_allowlist, post_json,
-                                    resolve_allowed)
+from service.app.webhook_targets import allowed, literal_refusal, parse_allowlist
+from workers.webhook_sender import DeliveryFailed, UnsafeTarget, post_json, resolve_allowed
 
 REFUSED = ["127.0.0.1", "127.9.9.9", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "0.0.0.0",
            "224.0.0.1", "255.255.255.255", "100.64.0.1", "::1", "fe80::1", "fc00::1", "ff02::1", "::",

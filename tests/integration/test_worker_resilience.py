@@ -12,7 +12,7 @@ import redis
 from rq import Queue
 from rq.job import JobStatus
 
-from service.embedded_redis import EmbeddedRedis
+from service.server.embedded_redis import EmbeddedRedis
 from tests.e2e.processes import ROOT, stop
 from tests.waiting import wait_for
 from workers.queues import DEFAULT
@@ -32,7 +32,7 @@ def test_a_worker_waits_out_a_redis_outage_and_serves_again(tmp_path):
         time.sleep(10)  # longer than redis-py's own reconnect retries (3, backing off up to ~7 s)
         assert worker.poll() is None, "the worker is still running while Redis is down"
         server.start()
-        job = Queue(DEFAULT, connection=redis.Redis.from_url(server.url)).enqueue("workers.jobs.reconcile")
+        job = Queue(DEFAULT, connection=redis.Redis.from_url(server.url)).enqueue("workers.reconciler.reconcile")
         wait_for(lambda: job.get_status(refresh=True) == JobStatus.FINISHED, 60, "a job served after the outage")
         assert worker.poll() is None
     finally:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 
-from service.accept_balance import FREE, SLACK, Board
+from service.server.accept_balance import FREE, SLACK, Board
 
 
 def test_a_worker_waits_only_while_it_holds_more_than_its_share():

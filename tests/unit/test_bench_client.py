@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from service.benchmarks.http import Client
+from service.cli.bench.http import Client
 
 
 def _serve(chunks_per_request):

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from service.benchmarks.http import cpu_seconds, runqueue_seconds
+from service.cli.bench.http import cpu_seconds, runqueue_seconds
 
 pytestmark = pytest.mark.skipif(not os.path.exists(f"/proc/{os.getpid()}/schedstat"), reason="needs schedstats")
 

@@ -1,7 +1,7 @@
 """The bench's http_ratio is taken against the median of its in-process runs, and every run is reported."""
 from __future__ import annotations
 
-from service.benchmarks.http import CLIENT_COUNTS, figures, median_run, report
+from service.cli.bench.http import CLIENT_COUNTS, figures, median_run, report
 
 
 def phase(per_s: float) -> dict:

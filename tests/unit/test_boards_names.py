@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from service.boards import render_board
+from service.web.boards import render_board
 from tests.gamekit import start
 from domain.games import load_games
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from marshmallow import ValidationError
 
-from service.schemas import SubmitCommand
+from service.web.schemas import SubmitCommand
 
 BODIES = [
     {"type": "note", "payload": {"text": "x"}},

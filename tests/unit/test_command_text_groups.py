@@ -11,8 +11,8 @@ from domain.games import load_games
 from domain.games.ti4_exploration.describe import describe as ti4_describe
 from domain.games.uchronia.command_text import step_words
 from domain.games.uchronia.describe import describe as uchronia_describe
-from service.actions import action_groups
-from service.boards import place_of
+from service.web.actions import action_groups
+from service.web.boards import place_of
 from tests.gamekit import apply_all, start
 
 GAMES = load_games()

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.display_names import display_name
+from service.app.display_names import display_name
 
 
 @pytest.mark.parametrize("raw, stored", [("  bob  ", "bob"), ("Ann", "Ann"), ("👩\u200d💻 dev", "👩\u200d💻 dev"),

@@ -10,14 +10,14 @@ def test_scaffold_passes_the_kit_and_draws_its_board(tmp_path, capsys):
     """The scaffold's files are written, its GAME passes every clause, its board renders an SVG."""
     assert main(["new-game", "stone-pile", "--root", str(tmp_path)]) == 0
     package = tmp_path / "domain" / "games" / "stone_pile"
-    for path in (package / "game.py", package / "stone_pile.json", tmp_path / "service" / "boards" / "stone_pile.py",
+    for path in (package / "game.py", package / "stone_pile.json", tmp_path / "service" / "web" / "boards" / "stone_pile.py",
                  tmp_path / "tests" / "unit" / "stone_pile" / "test_stone_pile.py"):
         assert path.exists(), path
     capsys.readouterr()
     assert main(["check-game", str(package)]) == 0
     out = capsys.readouterr().out
     assert "PASSED" in out and "FAIL" not in out, out
-    spec = importlib.util.spec_from_file_location("stone_pile_board", tmp_path / "service" / "boards" / "stone_pile.py")
+    spec = importlib.util.spec_from_file_location("stone_pile_board", tmp_path / "service" / "web" / "boards" / "stone_pile.py")
     board = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(board)
     assert board.render_board({"pile": 5}, None).startswith("<svg") and "5 stones left" in board.render_board(

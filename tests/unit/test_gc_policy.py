@@ -4,7 +4,7 @@ import weakref
 
 import pytest
 
-from service.gc_policy import GenerationalFreeze
+from service.server.gc_policy import GenerationalFreeze
 
 
 class Node:
@@ -95,6 +95,6 @@ def test_uninstall_thaws_everything():
 
 
 def test_a_zero_interval_leaves_the_collector_alone():
-    from service import gc_policy
+    from service.server import gc_policy
     assert gc_policy.install(0) is None
     assert gc.get_freeze_count() == 0

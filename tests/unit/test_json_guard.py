@@ -6,8 +6,8 @@ import json
 import orjson
 import pytest
 
-from service.errors import ApiError
-from service.json_guard import MAX_DEPTH, parse_body, too_deep
+from service.web.errors import ApiError
+from service.web.json_guard import MAX_DEPTH, parse_body, too_deep
 
 
 def code_of(raw: bytes, loads) -> str:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from service.api.stream import RESUME_SLACK_MS, UserWriter, parse_cursor
-from service.live_hub import MAX_QUEUED, StreamCaps, StreamsFull, Subscriber
+from service.web.api.stream import RESUME_SLACK_MS, UserWriter, parse_cursor
+from service.app.live import MAX_QUEUED, StreamCaps, StreamsFull, Subscriber
 
 
 def test_caps_count_users_and_anonymous_addresses_apart_and_release():

@@ -1,5 +1,5 @@
 """The game-over standings: ranks (ties share one), score breakdowns, winners named as a sentence."""
-from service.standings import names_sentence, standings, winners_sentence
+from service.app.standings import names_sentence, standings, winners_sentence
 
 NAMES = {"a": "Ann", "b": "Bob", "c": "Cy"}
 

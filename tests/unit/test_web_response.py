@@ -1,11 +1,11 @@
-"""The gunicorn response that sends a sized answer's headers and body in one send (service/web_response.py)."""
+"""The gunicorn response that sends a sized answer's headers and body in one send (service/server/web_response.py)."""
 from __future__ import annotations
 
 from types import SimpleNamespace
 
 from gunicorn.config import Config
 
-from service.web_response import OneSendResponse
+from service.server.web_response import OneSendResponse
 
 
 class Wire:

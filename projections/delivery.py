@@ -1,0 +1,101 @@
+"""Projection delivery: apply a partition's change-log entries to every read model and move its checkpoint.
+
+The partition log is the outbox (written atomically with the events). Its one reader is a projector holding
+the partition's lease: a worker's follower (`projections/follower.py`) while the service runs, or `catch_up`
+(rebuild, a draining worker, tests)."""
+from __future__ import annotations
+
+import logging
+
+from redis.exceptions import RedisError
+
+from projections.leases import Leases
+from projections.writer import ProjectionWriter
+
+log = logging.getLogger("turnstream.projections")
+BATCH = 500  # log entries read and projected at a time
+
+
+def project_entries(w, p: int, entries: list, followups=None) -> int:
+    """Apply a batch of partition p's log entries (the next after its checkpoint) to every read model and move
+    the checkpoint past them; hand the changed rows to `followups(changes, matches, webhooks)`; return the
+    rows written."""
+    match_ids = list(dict.fromkeys(fields["m"] for _id, fields in entries))
+    matches = load_foldable(w, p, match_ids)
+    w.ratings.record_finished(matches)  # before the checkpoint moves: a crash here records them next time
+    writer = ProjectionWriter(w.redis, w.store.keys)
+    players = sorted({player for m in matches for player in m.players})
+    reads = w.redis.pipeline(transaction=False)  # the stored rows and the players' webhooks: one round trip
+    writer.queue_previous_reads(reads, matches)
+    w.users.queue_webhook_reads(reads, players)
+    replies = reads.execute()
+    stored, hooks = replies[:len(matches)], replies[len(matches):]
+    changes = writer.apply(p, matches, entries[-1][0], stored)
+    if followups is not None and changes:
+        followups(changes, {m.id: m for m in matches}, dict(zip(players, (bool(h) for h in hooks))))
+    w.matches.snapshots.write_due(matches)
+    log.debug("partition %d: %d log entries, %d matches", p, len(entries), len(matches))
+    return len(changes)
+
+
+def load_foldable(w, p: int, match_ids: list) -> list:
+    """The batch's matches folded to their latest versions, in one pipelined read. A match this process cannot
+    fold (its game is not hosted here, its data is bad) is logged and left out, so that it never holds up
+    the other matches of its partition; it is tried again with its next event (or `turnstream rebuild`)."""
+    try:
+        return w.matches.load_many(match_ids)
+    except RedisError:
+        raise
+    except Exception:  # find the culprit: load each match alone
+        loaded = [_load_alone(w, p, match_id) for match_id in match_ids]
+        return [match for match in loaded if match is not None]
+
+
+def _load_alone(w, p: int, match_id: str):
+    """One match folded to its latest version, or None (logged) when this process cannot fold it."""
+    try:
+        return w.matches.load(match_id)
+    except RedisError:
+        raise
+    except Exception as exc:
+        w.matches.cache.evict(match_id)  # a fold that failed half way must not be trusted
+        log.error("partition %d: match %s cannot be folded here (%s: %s); its read models stay as they were",
+                  p, match_id, type(exc).__name__, exc)
+        return None
+
+
+def catch_up(w, p: int, owner: str = "catch-up", followups=None) -> int | None:
+    """Project partition p from its checkpoint to the end of its log under its lease; return the rows written,
+    or None when another projector (a running follower) holds the lease."""
+    keys = w.store.keys
+    leases = Leases(w.redis, keys, owner)
+    if not leases.take(p):
+        return None
+    written = 0
+    try:
+        while True:
+            checkpoint = w.redis.get(keys.checkpoint(p)) or "0-0"
+            entries = w.redis.xrange(keys.log(p), f"({checkpoint}", "+", count=BATCH)
+            if entries:
+                written += project_entries(w, p, entries, followups)
+            if len(entries) < BATCH:
+                return written
+            leases.renew(p)
+    finally:
+        leases.release(p)
+
+
+def lagging_partitions(w) -> list:
+    """Partitions whose change log has entries after their checkpoint."""
+    keys = w.store.keys
+    pipe = w.redis.pipeline(transaction=False)
+    for p in range(keys.partitions):
+        pipe.xrevrange(keys.log(p), "+", "-", count=1)
+        pipe.get(keys.checkpoint(p))
+    replies = pipe.execute()
+    lagging = []
+    for p in range(keys.partitions):
+        last, ckpt = replies[2 * p], replies[2 * p + 1]
+        if last and last[0][0] != ckpt:
+            lagging.append(p)
+    return lagging

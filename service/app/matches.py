@@ -1,0 +1,374 @@
+"""The command handler: loads a match (cache + one XRANGE), decides, appends in one Lua call."""
+from __future__ import annotations
+
+import pickle
+import secrets
+import threading
+from collections import OrderedDict
+from datetime import datetime, timezone
+
+from marshmallow import ValidationError
+
+from domain.engine import HmacRng, RuleViolation
+from domain.engine import aggregate as agg
+from domain.engine import platform_events as pe
+from domain.engine.hashing import canonical_json, hash_body, salt_for
+from domain.engine.rng import commitment
+from domain.engine.timestamps import format_time
+
+from service.app.errors import AppError, Conflict, Invalid, NotFound, NotSeated, Unavailable, VersionConflict, refused
+
+
+def utc_now() -> str:
+    """The current time as an ISO-8601 UTC string with milliseconds."""
+    return format_time(datetime.now(timezone.utc))
+
+
+class MatchCache:
+    """A per-process LRU of folded matches (and their secrets), with one lock per match."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self._items: OrderedDict = OrderedDict()
+        self._locks: dict = {}
+        self._guard = threading.Lock()
+
+    def get(self, match_id: str):
+        """The cached (match, secret) or None."""
+        with self._guard:
+            item = self._items.get(match_id)
+            if item is not None:
+                self._items.move_to_end(match_id)
+            return item
+
+    def put(self, match_id: str, match, secret) -> None:
+        """Cache a folded match."""
+        with self._guard:
+            self._items[match_id] = (match, secret)
+            self._items.move_to_end(match_id)
+            while len(self._items) > self.size:
+                old, _ = self._items.popitem(last=False)
+                self._locks.pop(old, None)
+
+    def evict(self, match_id: str) -> None:
+        """Forget a match (after a failed append its cached fold may be ahead of the store)."""
+        with self._guard:
+            self._items.pop(match_id, None)
+
+    def lock(self, match_id: str) -> threading.Lock:
+        """The lock serialising this process's work on one match."""
+        with self._guard:
+            return self._locks.setdefault(match_id, threading.Lock())
+
+
+class _Rollback:
+    """What sealing may change in a cached match, kept so a refused optimistic append can be undone."""
+
+    def __init__(self, match: agg.Match):
+        self.fields = dict(match.__dict__)
+        self.lengths = (len(match.envelopes), len(match.effective))
+        self.blob = pickle.dumps((match.game_state, match.players, match.disputes), pickle.HIGHEST_PROTOCOL)
+
+    def restore(self, match: agg.Match) -> None:
+        """Put the match back as it was before sealing."""
+        match.__dict__.update(self.fields)
+        del match.envelopes[self.lengths[0]:]
+        del match.effective[self.lengths[1]:]
+        match.game_state, match.players, match.disputes = pickle.loads(self.blob)
+
+
+def _landed(res, expected: int, match: agg.Match) -> bool:
+    """True when a conflict shows our own sealed events already stored: the append ran, its reply was
+    lost and the client library sent it again (the hash chain proves every event of ours is there)."""
+    count = match.version - expected
+    return (res.status == "conflict" and bool(res.envelopes) and len(res.envelopes) >= count > 0
+            and res.envelopes[count - 1]["hash"] == match.head)
+
+
+class MatchService:
+    """Application service for matches: create, join, submit commands, read state."""
+
+    def __init__(self, store, games: dict, cache_size: int = 2000,
+                 clock=utc_now, snapshots=None, cache: MatchCache | None = None):
+        self.store = store
+        self.games = games
+        self.cache = cache if cache is not None else MatchCache(cache_size)  # shareable with the live reader
+        self.clock = clock
+        self.snapshots = snapshots
+
+    # -- loading -------------------------------------------------------------------------------
+    def _catch_up(self, match_id: str, command_id: str | None = None):
+        """Bring the cached fold up to the store's head in one round trip; return (match, secret, answer)."""
+        cached = self.cache.get(match_id)
+        if cached is None:
+            match, secret, start = None, None, 0
+            if self.snapshots is not None:
+                snap = self.snapshots.latest(match_id, self.games)
+                if snap is not None:
+                    match, start = snap, snap.version
+        else:
+            (match, secret), start = cached, cached[0].version
+        res = self.store.read(match_id, after=start, command_id=command_id, with_secret=secret is None)
+        if match is None:
+            if not res.envelopes:
+                raise NotFound.of("match", match_id)
+            match = agg.Match(id=match_id)
+        if secret is None:
+            secret = res.secret
+        if res.envelopes:
+            if res.envelopes[0]["version"] != match.version + 1:
+                self.cache.evict(match_id)
+                raise Unavailable("the event store returned a gap; retry", "store_inconsistent")
+            agg.fold(match_id, res.envelopes, self.games, into=match)
+        self.cache.put(match_id, match, secret)
+        return match, secret, res.answer
+
+    def cached_game(self, match_id: str) -> str | None:
+        """The game of a match this process has folded (no Redis), or None."""
+        cached = self.cache.get(match_id)
+        return cached[0].game_id if cached is not None else None
+
+    def load(self, match_id: str) -> agg.Match:
+        """The match folded up to its latest version (read it with `read` when others may write)."""
+        with self.cache.lock(match_id):
+            return self._catch_up(match_id)[0]
+
+    def load_many(self, match_ids: list) -> list:
+        """The matches folded up to their latest versions: the new events of every cached one are read in one
+        pipelined round trip (a projection batch's matches); any other is loaded alone."""
+        starts = {}
+        for match_id in match_ids:
+            cached = self.cache.get(match_id)
+            if cached is not None:
+                starts[match_id] = cached[0].version
+        fresh = self.store.read_many(starts) if len(starts) > 1 else {}
+        loaded = []
+        for match_id in match_ids:
+            with self.cache.lock(match_id):
+                cached = self.cache.get(match_id)
+                envelopes = fresh.get(match_id)
+                if (cached is None or envelopes is None or cached[0].version != starts[match_id]
+                        or (envelopes and envelopes[0]["version"] != starts[match_id] + 1)):
+                    loaded.append(self._catch_up(match_id)[0])  # not cached, or moved on meanwhile: read alone
+                    continue
+                if envelopes:
+                    agg.fold(match_id, envelopes, self.games, into=cached[0])
+                loaded.append(cached[0])
+        return loaded
+
+    def read(self, match_id: str, fn):
+        """Return fn(match) computed under the match's lock on the caught-up fold (consistent reads)."""
+        with self.cache.lock(match_id):
+            return fn(self._catch_up(match_id)[0])
+
+    # -- appending -----------------------------------------------------------------------------
+    def _seal(self, match: agg.Match, pending: list, actor: str | None, command_id: str | None,
+              draws: list, seed: bytes, encoded: list | None = None) -> list:
+        """Number, stamp and hash pending events (salted with the seed when the match's chain is), applying
+        each to `match` as it goes; with `encoded`, also collect each envelope's stored JSON (made from
+        the same canonical JSON the hash covers)."""
+        at = self.clock()
+        sealed = []
+        for i, ev in enumerate(pending):
+            prev = match.head
+            env = {"version": match.version + 1, "type": ev["type"], "scope": ev["scope"], "actor": actor,
+                   "at": at, "data": ev["data"], "rng": draws if (i == 0 and draws) else None,
+                   "cmd": command_id}
+            body = canonical_json(env)
+            env["prev"] = prev
+            env["hash"] = hash_body(prev, salt_for(match.chain, seed, env["version"]), body)
+            if encoded is not None:
+                encoded.append(f'{{"prev":"{prev}","hash":"{env["hash"]}",{body[1:]}')
+            match.apply(env, self.games)
+            sealed.append(env)
+        return sealed
+
+    def _append(self, match: agg.Match, expected: int, head_before: str, sealed: list,
+                command_id: str | None, answer: dict | None, secret: str = ""):
+        """Write sealed events; on a lost race (or an unknown outcome) forget the cache and answer the conflict."""
+        try:
+            res = self.store.append(match.id, match.game_id, expected, sealed, head_before, match.head,
+                                    match.status, command_id or "", answer, secret)
+        except Exception:
+            self.cache.evict(match.id)
+            raise
+        if res.status == "ok" or _landed(res, expected, match):
+            return None
+        self.cache.evict(match.id)
+        if res.status == "dup":
+            return res.answer
+        raise VersionConflict("the match moved on; reload and try again", current_version=res.version)
+
+    def create(self, actor: str, game_id: str, options: dict, players: list | None = None,
+               seats: int | None = None, turn_deadline_hours: float | None = None, bots: list | None = None,
+               replace_after_timeouts: int | None = None, match_id: str | None = None) -> agg.Match:
+        """Create an invited match (starts once every invited player accepts, at once when nobody must:
+        only the creator and bots) or an open one (waits for seats); `bots` (bot user ids) take seats at
+        once. `match_id` names it (a rematch); a taken id is a 409."""
+        game = self.games[game_id]
+        match_id = match_id or "m_" + secrets.token_hex(8)
+        seed = secrets.token_bytes(32)
+        try:
+            pending = agg.decide_create(game, match_id, actor, options, commitment(seed), players, seats,
+                                        turn_deadline_hours, bots, replace_after_timeouts)
+        except RuleViolation as exc:
+            raise refused(exc, game_id) from None
+        match = agg.Match(id=match_id, chain=pending[0]["data"]["chain"])
+        sealed = self._seal(match, pending, actor, None, [], seed)
+        sealed += self._start_if_ready(match, seed)
+        self._append(match, 0, "0" * 64, sealed, None, None, secret=seed.hex())
+        self.cache.put(match_id, match, seed.hex())
+        return match
+
+    def _start_if_ready(self, match: agg.Match, seed: bytes) -> list:
+        """The sealed match_started and setup events when the match may start now, else []."""
+        if not agg.ready_to_start(match):
+            return []
+        rng = HmacRng(seed, match.id, match.draws)
+        return self._seal(match, agg.decide_start(match, rng), None, None, rng.draws, seed)
+
+    def change_seats(self, actor: str, match_id: str, decide, seated_only: bool = True) -> agg.Match:
+        """Append the seat events `decide(match, actor)` returns (a join, an invitation's answer) and,
+        when they leave every seat taken and consented, match_started and the setup in the same append."""
+        with self.cache.lock(match_id):
+            match, secret, _ = self._catch_up(match_id)
+            if seated_only and actor not in match.players:
+                raise NotSeated("you are not seated in this match")
+            expected, head = match.version, match.head
+            try:
+                pending = decide(match, actor)
+            except RuleViolation as exc:
+                raise refused(exc, match.game_id) from None
+            if not pending:
+                return match
+            seed = bytes.fromhex(secret)
+            sealed = self._seal(match, pending, actor, None, [], seed)
+            sealed += self._start_if_ready(match, seed)
+            self._append(match, expected, head, sealed, None, None)
+            return match
+
+    def join(self, actor: str, match_id: str) -> agg.Match:
+        """Take a seat in an open match; the last seat starts it."""
+        return self.change_seats(actor, match_id, agg.decide_join, seated_only=False)
+
+    def submit(self, actor: str, match_id: str, type_: str, payload: dict, command_id: str | None = None,
+               expected_version: int | None = None, stand_in: bool = False) -> dict:
+        """Decide and append a game command; answer {"version", "events"} (idempotent by command id).
+        A player's own command ends a stand-in bot's play for their seat (`stand_in_ended` first);
+        `stand_in=True` is the stand-in bot sending it for them."""
+
+        def decide(match, rng):
+            if actor not in match.players:
+                raise NotSeated("you are not seated in this match")
+            if expected_version is not None and expected_version != match.version:
+                raise VersionConflict(f"expected version {expected_version}, the match is at {match.version}",
+                                      current_version=match.version)
+            agg.check_can_play(match, actor)
+            loaded = self.validate_payload(match.game, type_, payload)
+            events = agg.game_events(match.game, match.game_state, actor, {"type": type_, "payload": loaded}, rng)
+            if actor in match.stand_ins and not stand_in:
+                return [agg.new_event(pe.STAND_IN_ENDED, player=actor)] + events
+            if stand_in and actor not in match.stand_ins:
+                raise Conflict("the player has taken their seat back", "stand_in_over")
+            return events
+
+        return self.execute(match_id, actor, decide, command_id)
+
+    def execute(self, match_id: str, actor: str | None, decide, command_id: str | None = None) -> dict:
+        """Run `decide(match, rng) -> pending events` on the caught-up match and append its events
+        (plus match_finished/seed_revealed when the game ends), all in one Lua call. RuleViolations
+        become AppErrors (RuleRefused, Conflict); a known command id returns its stored answer. The answer is
+        {"version", "events"} with the events redacted for `actor`.
+
+        A cached match is tried first without reading: the append itself checks the version and the
+        command id, so a fresh cache costs one round trip. A stale cache costs two, as without a cache:
+        the conflict answer carries the missing events, and the command is decided again on them."""
+        command_id = f"{actor}:{command_id}" if command_id else None
+        # every command's events carry one marker, so take-back finds whole commands; only a client's
+        # command id is also an idempotency key
+        marker = command_id or f"{actor or 'system'}:auto-{secrets.token_hex(8)}"
+        with self.cache.lock(match_id):
+            cached = self.cache.get(match_id)
+            if cached is not None:
+                answer = self._decide_and_append(cached[0], cached[1], actor, decide, command_id, marker,
+                                                 optimistic=True)
+                if answer is not None:
+                    return answer
+            match, secret, stored = self._catch_up(match_id, command_id)
+            if stored is not None:
+                return stored
+            return self._decide_and_append(match, secret, actor, decide, command_id, marker, optimistic=False)
+
+    def _decide_and_append(self, match: agg.Match, secret: str, actor: str | None, decide, command_id: str | None,
+                           marker: str, optimistic: bool) -> dict | None:
+        """Decide on `match`, seal and append. Optimistic (the cache may be stale): None when the caller
+        must read first (decide refused), and a stale version is caught up from the conflict answer."""
+        seed = bytes.fromhex(secret)
+        rng = HmacRng(seed, match.id, match.draws)
+        try:
+            pending = decide(match, rng)
+        except RuleViolation as exc:
+            if optimistic:
+                return None
+            raise refused(exc, match.game_id) from None
+        except AppError:
+            if optimistic:
+                return None
+            raise
+        expected, head = match.version, match.head
+        saved = _Rollback(match) if optimistic else None
+        encoded: list = []
+        try:
+            sealed = self._seal(match, pending, actor, marker, rng.draws, seed, encoded)
+            if match.status == "active" and match.game_state is not None:
+                sealed += self._seal(match, agg.finish_events(match.game, match.game_state, secret), None,
+                                     marker, [], seed, encoded)
+        except Exception:
+            self.cache.evict(match.id)
+            raise
+        answer = {"version": match.version, "events": [match.redact(env, actor) for env in sealed]}
+        if not optimistic:
+            stored = self._append(match, expected, head, encoded, command_id, answer)
+            return stored if stored is not None else answer
+        try:
+            res = self.store.append(match.id, match.game_id, expected, encoded, head, match.head, match.status,
+                                    command_id or "", answer)
+        except Exception:
+            self.cache.evict(match.id)  # the outcome is unknown: the next command reads the store
+            raise
+        if res.status == "ok" or _landed(res, expected, match):
+            return answer
+        saved.restore(match)
+        if res.status == "dup":
+            return res.answer
+        missing = res.envelopes or []
+        if not missing or len(missing) != res.version - expected or missing[0]["prev"] != match.head:
+            self.cache.evict(match.id)  # diverged or ahead of the store: reload from scratch
+            return None
+        agg.fold(match.id, missing, self.games, into=match)
+        return self._decide_and_append(match, secret, actor, decide, command_id, marker, optimistic=False)
+
+    @staticmethod
+    def validate_payload(game, type_: str, payload) -> dict:
+        """Load a command payload through the game's schema, or raise Invalid."""
+        schema = game.command_schemas.get(type_)
+        if schema is None:
+            raise Invalid(f"{game.title} has no command {type_!r}; known: {', '.join(sorted(game.command_schemas))}",
+                          "unknown_command")
+        try:
+            return schema.load(payload if payload is not None else {})
+        except ValidationError as exc:
+            raise Invalid(f"the {type_} payload is invalid", "invalid_payload", fields=exc.messages) from None
+
+    # -- reading -------------------------------------------------------------------------------
+    def legal(self, actor: str, match_id: str) -> tuple[int, list]:
+        """(version, the commands `actor` may send now)."""
+        return self.read(match_id, lambda match: (match.version, legal_for(match, actor)))
+
+
+def legal_for(match: agg.Match, actor: str | None) -> list:
+    """The commands `actor` may send now in a folded match (none unless seated and to move)."""
+    if actor not in match.players or actor not in match.active_players():
+        return []
+    return [{"type": c["type"], "payload": c["payload"]} for c in match.game.legal_commands(match.game_state, actor)]
+

@@ -1,0 +1,205 @@
+"""Users and their Bearer tokens (only a SHA-256 of each token is stored); rotation and revocation."""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+from domain.engine.bot_seats import bot_level
+
+from service.app.errors import Invalid, Unauthorized
+from service.app.webhook_targets import literal_refusal, parse_allowlist
+from service.store.keys import Keys
+
+UNAUTHORIZED = "the token is not valid"
+
+
+def token_hash(token: str) -> str:
+    """The stored form of a token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token(user_id: str) -> str:
+    """A fresh token `<user id>.<secret>`: the id lets one HGETALL of the user check it."""
+    return f"{user_id}.{secrets.token_urlsafe(32)}"
+
+
+SEPARATOR = "\0"
+SHORT_ID = 6  # hex digits of the id shown beside a name ("Ann #1a2b3c"): names need not be unique
+
+
+def name_entry(name: str, user_id: str) -> str:
+    """The name index member of a user."""
+    return f"{name.casefold()}{SEPARATOR}{user_id}"
+
+
+def short_id(user_id: str) -> str:
+    """The few id characters that tell two players of one name apart."""
+    return user_id.removeprefix("u_")[:SHORT_ID]
+
+
+class Users:
+    """User records in Redis; authentication through an optional per-process AuthCache."""
+
+    def __init__(self, redis_client, cache=None):
+        self.r = redis_client
+        self.cache = cache
+
+    def create(self, name: str) -> dict:
+        """Create a user; the answer carries the token, which is never stored or shown again."""
+        user_id = "u_" + secrets.token_hex(6)
+        token = new_token(user_id)
+        pipe = self.r.pipeline(transaction=False)
+        pipe.hset(Keys.user(user_id), mapping={"id": user_id, "name": name, "token_hash": token_hash(token)})
+        pipe.zadd(Keys.user_names(), {name_entry(name, user_id): 0})
+        pipe.execute()
+        return {"id": user_id, "name": name, "token": token}
+
+    def rotate(self, user_id: str) -> str:
+        """Give a user a new token; the old one is refused at once by every process."""
+        token = new_token(user_id)
+        self._replace_token(user_id, token_hash(token))
+        return token
+
+    def revoke(self, user_id: str) -> None:
+        """Sign a user out everywhere: no token works until a new one is made."""
+        self._replace_token(user_id, "")
+
+    def _replace_token(self, user_id: str, digest: str) -> None:
+        """The user hash's token_hash is the only truth; a legacy token key is removed with it."""
+        old = self.r.hget(Keys.user(user_id), "token_hash")
+        self.r.hset(Keys.user(user_id), "token_hash", digest)
+        if old:
+            self.r.delete(Keys.token(old))
+        if self.cache is not None:
+            self.cache.announce(user_id)
+
+    def ensure_bots(self, bot_ids: list, names: dict) -> None:
+        """Create the user records of these bots if missing (`names`: level -> display name); a bot has no token."""
+        pipe = self.r.pipeline(transaction=False)
+        for bid in bot_ids:
+            level, n = bot_level(bid), int(bid.rsplit(":", 1)[1])
+            name = names[level] if n == 1 else f"{names[level]} {n}"
+            pipe.hsetnx(Keys.user(bid), "id", bid)
+            pipe.hsetnx(Keys.user(bid), "name", name)
+            pipe.hsetnx(Keys.user(bid), "bot", level)
+        pipe.execute()
+
+    def get(self, user_id: str) -> dict | None:
+        """A user's public record, or None."""
+        rec = self.r.hgetall(Keys.user(user_id))
+        if not rec:
+            return None
+        return {"id": rec["id"], "name": rec["name"], "webhook": rec.get("webhook") or None}
+
+    def signed_in(self, user_id: str, credential: str) -> dict | None:
+        """The user's public record when `credential` is still their token's hash (a session's sign-in
+        token has not been rotated or revoked since), else None."""
+        rec = self.r.hgetall(Keys.user(user_id))
+        if not rec or not credential or not hmac.compare_digest(rec.get("token_hash") or "", credential):
+            return None
+        return {"id": rec["id"], "name": rec["name"], "webhook": rec.get("webhook") or None}
+
+    def with_webhook(self, user_ids) -> set:
+        """Which of these users have a webhook, in one pipelined round trip (none asked: no round trip)."""
+        user_ids = list(user_ids)
+        if not user_ids:
+            return set()
+        pipe = self.r.pipeline(transaction=False)
+        self.queue_webhook_reads(pipe, user_ids)
+        return {user_id for user_id, hook in zip(user_ids, pipe.execute()) if hook}
+
+    @staticmethod
+    def queue_webhook_reads(pipe, user_ids) -> None:
+        """Queue on `pipe` one read of each user's webhook (its replies come in the same order)."""
+        for user_id in user_ids:
+            pipe.hget(Keys.user(user_id), "webhook")
+
+    def names(self, user_ids) -> dict:
+        """{user id: display name} for the given ids (unknown ids map to themselves)."""
+        ids = list(dict.fromkeys(user_ids))
+        if not ids:
+            return {}
+        pipe = self.r.pipeline(transaction=False)
+        for uid in ids:
+            pipe.hget(Keys.user(uid), "name")
+        return {uid: (name or uid) for uid, name in zip(ids, pipe.execute())}
+
+    def authenticate(self, token: str | None) -> dict:
+        """The user {"id", "name"} a Bearer token belongs to, or 401: no Redis call for a cached token,
+        one HGETALL otherwise (two for a token made before tokens carried their user id)."""
+        if not token:
+            raise Unauthorized("send Authorization: Bearer <token>")
+        digest = token_hash(token)
+        cached, generation = self.cache.lookup(digest) if self.cache is not None else (None, None)
+        if cached is not None:
+            return cached
+        user_id, dot, _secret = token.partition(".")
+        if not dot:  # a legacy token: its key names the user
+            user_id = self.r.get(Keys.token(digest))
+        rec = self.r.hgetall(Keys.user(user_id)) if user_id else None
+        if not rec or not hmac.compare_digest(rec.get("token_hash", ""), digest):
+            raise Unauthorized(UNAUTHORIZED)
+        user = {"id": rec["id"], "name": rec["name"]}
+        if self.cache is not None:
+            self.cache.remember(digest, user, generation)
+        return user
+
+    def holds(self, user_id: str, credential: str) -> bool:
+        """True while `credential` (a token's hash) is still the user's token: no Redis call while the
+        per-process cache holds it (a rotation or revocation empties it at once), one HGETALL otherwise."""
+        cached, generation = self.cache.lookup(credential) if self.cache is not None else (None, None)
+        if cached is not None:
+            return cached["id"] == user_id
+        rec = self.signed_in(user_id, credential)
+        if rec is not None and self.cache is not None:
+            self.cache.remember(credential, {"id": rec["id"], "name": rec["name"]}, generation)
+        return rec is not None
+
+    def search(self, prefix: str, limit: int = 10) -> list:
+        """Users whose name starts with `prefix` (case-insensitive): [{"id", "name", "short_id"}]."""
+        key = prefix.casefold().replace(SEPARATOR, "")
+        if not key:
+            return []
+        members = self.r.zrangebylex(Keys.user_names(), f"[{key}", f"[{key}".encode() + b"\xff", start=0,
+                                    num=limit)
+        ids = [m.rsplit(SEPARATOR, 1)[1] for m in members]
+        names = self.names(ids)
+        return [{"id": uid, "name": names[uid], "short_id": short_id(uid)} for uid in ids]
+
+    def with_name(self, name: str) -> list:
+        """The ids of every user called exactly `name` (case-insensitive)."""
+        key = name.casefold()
+        members = self.r.zrangebylex(Keys.user_names(), f"[{key}{SEPARATOR}",
+                                    f"[{key}{SEPARATOR}".encode() + b"\xff")
+        return [m.rsplit(SEPARATOR, 1)[1] for m in members]
+
+    def missing(self, user_ids) -> list:
+        """The subset of user ids that do not exist."""
+        pipe = self.r.pipeline(transaction=False)
+        for uid in user_ids:
+            pipe.exists(Keys.user(uid))
+        return [uid for uid, ok in zip(user_ids, pipe.execute()) if not ok]
+
+    def set_webhook(self, user_id: str, url: str | None, allow: str = "", secret: str | None = None) -> str | None:
+        """Register (or with None remove) a user's webhook URL and return the secret its deliveries are signed
+        with: `secret` when given, else the user's own (made at random the first time); 400 when the URL's
+        host is this machine or a literal address that is not public (nor in `allow`, the operator's
+        TURNSTREAM_WEBHOOK_ALLOW networks)."""
+        refusal = literal_refusal(url, parse_allowlist(allow)) if url else None
+        if refusal:
+            raise Invalid(refusal, "webhook_address_refused", fields={"url": [refusal]})
+        if not url:
+            self.r.hdel(Keys.user(user_id), "webhook", "webhook_secret")
+            return None
+        if secret is None:
+            self.r.hsetnx(Keys.user(user_id), "webhook_secret", secrets.token_urlsafe(32))
+        pipe = self.r.pipeline(transaction=False)
+        pipe.hset(Keys.user(user_id), mapping={"webhook": url, **({"webhook_secret": secret} if secret else {})})
+        pipe.hget(Keys.user(user_id), "webhook_secret")
+        return pipe.execute()[-1]
+
+    def webhook_target(self, user_id: str) -> tuple[str | None, str | None]:
+        """(the user's webhook URL, the secret its deliveries are signed with); (None, None) without one."""
+        url, secret = self.r.hmget(Keys.user(user_id), ["webhook", "webhook_secret"])
+        return (url, secret) if url else (None, None)

@@ -1,0 +1,62 @@
+"""Builds the service's dependencies in one place, typed (no connection is opened at import time)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from redis import Redis
+
+from domain.engine.contract import Game
+from domain.games import load_games
+from projections.ratings import Ratings
+from projections.readers import ReadModels
+from projections.snapshots import SnapshotStore
+from service.app.live import BLOCK_MS, LiveHub, StreamCaps
+from service.app.matches import MatchService
+from service.app.state_views import StateViews
+from service.app.users import Users
+from service.config import Settings, from_env
+from service.store.auth_cache import AuthCache
+from service.store.connections import make_redis, make_stream_redis
+from service.store.events import EventStore
+
+
+@dataclass
+class Wiring:
+    """Everything a request, a job or a command needs."""
+
+    settings: Settings
+    redis: Redis
+    store: EventStore
+    users: Users
+    games: dict[str, Game]
+    matches: MatchService
+    read_models: ReadModels
+    ratings: Ratings
+    live: LiveHub
+    state_views: StateViews
+
+
+def build(settings: Settings | None = None, redis_client=None, games: dict[str, Game] | None = None,
+          store=None) -> Wiring:
+    """Build the wiring from settings (defaults: the environment); `redis_client` and `store` replace the
+    connections (tests)."""
+    settings = settings or from_env()
+    r = redis_client if redis_client is not None else make_redis(settings)
+    games = games if games is not None else load_games()
+    store = store if store is not None else EventStore(r, settings.partitions)
+    snapshots = SnapshotStore(r, store.keys, settings.snapshot_every, games, store.read_range)
+    matches = MatchService(store, games, cache_size=settings.cache_size, snapshots=snapshots)
+    return Wiring(settings=settings, redis=r, store=store, games=games, matches=matches,
+                  users=Users(r, AuthCache(r, settings.auth_cache_seconds)),
+                  read_models=ReadModels(r, store.keys), ratings=Ratings(r),
+                  live=build_live(settings, redis_client, games, matches), state_views=StateViews(matches))
+
+
+def build_live(settings: Settings, redis_client, games: dict[str, Game], matches: MatchService) -> LiveHub:
+    """The live-update hub on its own connections (the given client in tests), sharing the match cache."""
+    lr = redis_client if redis_client is not None else make_stream_redis(settings, BLOCK_MS / 1000)
+    store = EventStore(lr, settings.partitions)
+    snapshots = SnapshotStore(lr, store.keys, settings.snapshot_every, games, store.read_range)
+    live_matches = MatchService(store, games, cache=matches.cache, snapshots=snapshots)
+    caps = StreamCaps(settings.streams_per_process, settings.streams_per_user, settings.streams_per_address)
+    return LiveHub(lr, store.keys, live_matches, ReadModels(lr, store.keys), caps, cluster=settings.redis_cluster)

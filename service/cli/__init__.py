@@ -1,0 +1,154 @@
+"""The `turnstream` command line: up, web, worker, projections rebuild, replay, audit, export, bench."""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from service.logs import say
+
+
+def _settings():
+    from service.config import from_env
+    return from_env()
+
+
+def cmd_web(args) -> int:
+    """Serve the web app as production does: gunicorn with gevent workers (service/server/gunicorn_conf.py)."""
+    from service.server.web_command import web_command
+    cmd = web_command(args.host, args.port, args.workers)
+    say(f"turnstream web: http://{args.host}:{args.port} (gunicorn, gevent workers)")
+    os.execv(cmd[0], cmd)  # gunicorn takes over this process: signals reach its arbiter directly
+    return 0
+
+
+def cmd_worker(args) -> int:
+    """Run an RQ worker on the given queues (default: projections, turn deadlines and bot turns)."""
+    from workers.runner import run_worker
+    queues = tuple(q.strip() for q in args.queues.split(",") if q.strip())
+    say(f"turnstream worker: processing queues {', '.join(queues)}")
+    run_worker(_settings(), burst=args.burst, queues=queues)
+    return 0
+
+
+def up_children(args, env: dict) -> list:
+    """The processes `turnstream up` runs: the web server, the main worker and the deliveries worker."""
+    from workers.queues import DELIVERIES
+
+    from service.server.supervisor import python_child
+    return [
+        python_child("web", ["web", "--host", args.host, "--port", str(args.port)]
+                     + (["--workers", str(args.workers)] if args.workers else []), env),
+        python_child("worker", ["worker"], env),
+        python_child("deliveries worker", ["worker", "--queues", ",".join(DELIVERIES)], env),
+    ]
+
+
+def cmd_up(args) -> int:
+    """Everything on one machine: Redis (embedded unless REDIS_URL is set), the web server and the
+    workers, each restarted with backoff if it crashes; Ctrl-C stops everything."""
+    from service.server.embedded_redis import EmbeddedRedis
+    from service.server.supervisor import Supervisor
+    env = dict(os.environ)
+    redis = None
+    if not env.get("REDIS_URL"):
+        data = Path(args.data).resolve()
+        try:
+            redis = EmbeddedRedis(data).start()
+        except RuntimeError as exc:
+            print(f"turnstream up: {exc}", file=sys.stderr)
+            return 2
+        env["REDIS_URL"] = redis.url
+        print(f"redis: embedded at {redis.url} (AOF appendfsync always, data in {data})", flush=True)
+    else:
+        print(f"redis: {env['REDIS_URL']}", flush=True)
+    env.setdefault("TURNSTREAM_PUBLIC_URL", f"http://{args.host}:{args.port}")
+    supervisor = Supervisor(up_children(args, env), redis=redis)
+    print(f"turnstream is up: open http://{args.host}:{args.port}/  (Ctrl-C stops everything)", flush=True)
+    return supervisor.run()
+
+
+def cmd_rebuild(args) -> int:
+    """Rebuild every projection from zero with the followers paused: drop the read models, replay every log."""
+    from projections.rebuild import RebuildRefused, rebuild_projections
+    from service.bootstrap import build
+    try:
+        rebuild_projections(build(), say)
+    except RebuildRefused as exc:
+        say(f"turnstream projections rebuild: refused: {exc}")
+        return 1
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand."""
+    from workers.queues import MAIN
+
+    from service.cli import game as game_cli, history as history_cli
+    from service.cli.bench import engine as bench
+    parser = argparse.ArgumentParser(
+        prog="turnstream",
+        description="Event-sourced, turn-based board games for play-by-web matches. "
+                    "Environment: REDIS_URL (events and read models), REDIS_CLUSTER=1, RQ_REDIS_URL (queues).")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log at INFO level")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    up = sub.add_parser("up", help="run everything on this machine (embedded Redis unless REDIS_URL is set)",
+                        description="Run Redis (embedded, with its data in --data, unless REDIS_URL is set), "
+                                    "the web server (gunicorn with gevent workers, as in production), the "
+                                    "worker and the webhook deliveries worker. A process "
+                                    "that crashes is restarted with backoff, and the console says so. "
+                                    "Ctrl-C stops everything.")
+    up.add_argument("--port", type=int, default=8000, help="web port (default 8000)")
+    up.add_argument("--host", default="127.0.0.1", help="web host (default 127.0.0.1)")
+    up.add_argument("--data", default="./var", help="embedded Redis data directory (default ./var)")
+    up.add_argument("--workers", type=int, default=None, help="web processes (default: WEB_CONCURRENCY or 2)")
+    up.set_defaults(func=cmd_up)
+
+    web = sub.add_parser("web", help="run the web server alone: gunicorn with gevent workers, configured by "
+                                     "service/server/gunicorn_conf.py exactly as the Procfile and `up` run it",
+                         description="Run the production web server: gunicorn with gevent workers (one greenlet "
+                                     "per connection, so open live-update streams cost no thread), configured "
+                                     "by service/server/gunicorn_conf.py, the file the Procfile and `turnstream up` use. "
+                                     "There is no separate development server.")
+    web.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    web.add_argument("--host", default="127.0.0.1", help="host (default 127.0.0.1)")
+    web.add_argument("--workers", type=int, default=None, help="web processes (default: WEB_CONCURRENCY or 2)")
+    web.set_defaults(func=cmd_web)
+
+    worker = sub.add_parser("worker", help="run a worker: projections, deadlines, bots (webhooks with --queues)",
+                            description="Run a worker. With the projections role (the default) it follows the "
+                                        "partition logs in a thread and projects each batch as it is appended; "
+                                        "several workers share the partitions by lease. The RQ queues it serves "
+                                        "run turn deadlines, bot turns and (with --queues notifications) webhook "
+                                        "deliveries. It rides out a Redis restart (reconnects with backoff). Run "
+                                        "one with the default queues and one with --queues notifications, so a "
+                                        "slow webhook receiver never delays projections or turn deadlines (the "
+                                        "Procfile and `up` do).")
+    worker.add_argument("--burst", action="store_true", help="drain the queues and exit")
+    worker.add_argument("--queues", default=",".join(MAIN),
+                        help=f"comma-separated queues to serve, in priority order (default: {','.join(MAIN)};"
+                             " webhook deliveries: notifications)")
+    worker.set_defaults(func=cmd_worker)
+
+    proj = sub.add_parser("projections", help="manage read models")
+    proj_sub = proj.add_subparsers(dest="action", required=True, metavar="ACTION")
+    rebuild = proj_sub.add_parser("rebuild", help="rebuild every read model from the event streams (running "
+                                  "workers pause their projections meanwhile and resume after)")
+    rebuild.set_defaults(func=cmd_rebuild)
+
+    history_cli.add_commands(sub)
+    game_cli.add_commands(sub)
+    bench.add_commands(sub)
+    return parser
+
+
+def main(argv=None) -> int:
+    """Entry point of the `turnstream` console script."""
+    from service import logs
+    args = build_parser().parse_args(argv)
+    logs.configure(_settings(), verbose=args.verbose)
+    return args.func(args) or 0
+
+

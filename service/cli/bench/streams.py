@@ -1,0 +1,186 @@
+"""`turnstream bench --streams N`: N live streams held by a separate client process against the production web
+server (gunicorn, gevent, service/server/gunicorn_conf.py), while commands are submitted: streams held, delivery from a
+command's 201 to its event on every stream of the match, command latency meanwhile, memory per idle stream."""
+from __future__ import annotations
+
+import asyncio
+import http.client
+import json
+import multiprocessing
+import os
+import time
+from collections import defaultdict
+
+from service.app.invitations import accept_for_all
+from service.cli.bench import engine
+from service.cli.bench.engine import percentile, progress
+from service.cli.bench.http import children, start_server
+
+STREAMS_PER_USER = 10  # each viewer holds several streams, as a player with tabs and scripts does
+OPEN_BATCH = 200
+COMMAND_PACE_SECONDS = 0.04  # about 25 commands a second, spread over the matches
+
+
+def rss_kb(pids) -> int:
+    """The resident memory of these processes, in kB."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/status") as f:
+                total += next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+        except (OSError, StopIteration):
+            continue
+    return total
+
+
+# -- the stream client (its own process) ---------------------------------------------------------------------
+async def _hold(port: int, specs: list, ready, stop) -> dict:
+    from service.cli.bench.sse_client import SseStream, StreamRefused
+    streams, refused = [], 0
+    for i in range(0, len(specs), OPEN_BATCH):
+        batch = [SseStream("127.0.0.1", port, path, headers).open() for _m, path, headers in specs[i:i + OPEN_BATCH]]
+        for result in await asyncio.gather(*batch, return_exceptions=True):
+            if isinstance(result, StreamRefused):
+                refused += 1
+            elif isinstance(result, BaseException):
+                refused += 1
+            else:
+                streams.append(result)
+    arrivals: dict = defaultdict(list)  # "match:version" -> arrival times (monotonic, system-wide)
+    matches = {id(s): m for s, (m, _p, _h) in zip(streams, specs)}
+
+    async def read(stream):
+        try:
+            async for msg in stream:
+                if msg["event"] == "message":
+                    arrivals[f"{matches[id(stream)]}:{msg['data']['version']}"].append(time.monotonic())
+        except (ConnectionError, asyncio.IncompleteReadError):
+            pass
+
+    tasks = [asyncio.create_task(read(s)) for s in streams]
+    ready.put({"held": len(streams), "refused": refused})
+    await asyncio.to_thread(stop.get)
+    await asyncio.sleep(1.0)  # the last deliveries
+    for s in streams:
+        s.close()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return {"arrivals": dict(arrivals)}
+
+
+def _client_main(port: int, specs: list, ready, stop, results) -> None:
+    import resource
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    results.put(asyncio.run(_hold(port, specs, ready, stop)))
+
+
+# -- the bench -----------------------------------------------------------------------------------------------
+def plan(w, streams: int, matches: int) -> tuple[list, list]:
+    """Dice-race matches with their creators' tokens, and the stream specs (match, path, headers): each
+    viewer (a new user) holds STREAMS_PER_USER streams, spread over the matches."""
+    games = []
+    for _ in range(matches):
+        a, b = w.users.create("bench-a"), w.users.create("bench-b")
+        options = w.games["dice-race"].options_schema.load({})
+        match = accept_for_all(w.matches, w.matches.create(a["id"], "dice-race", options, players=[a["id"], b["id"]]))
+        games.append((match.id, a["token"]))
+    specs, viewer = [], None
+    for i in range(streams):
+        if i % STREAMS_PER_USER == 0:
+            viewer = w.users.create("bench-viewer")["token"]
+        mid = games[i % matches][0]
+        specs.append((mid, f"/api/matches/{mid}/stream", {"Authorization": f"Bearer {viewer}"}))
+    return games, specs
+
+
+def submit(port: int, games: list, count: int) -> tuple[list, list]:
+    """`count` dice-race notes over the matches, paced; ([(match, version, time of the 201)], latencies ms)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    sent, latencies = [], []
+    body = json.dumps({"type": "note", "payload": {"text": "bench"}})
+    for i in range(count):
+        mid, token = games[i % len(games)]
+        started = time.monotonic()
+        conn.request("POST", f"/api/matches/{mid}/commands", body=body,
+                     headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+        resp = conn.getresponse()
+        data = resp.read()
+        done = time.monotonic()
+        if resp.status != 201:
+            raise RuntimeError(f"command refused: HTTP {resp.status} {data[:200]!r}")
+        latencies.append((done - started) * 1000)
+        sent.append((mid, json.loads(data)["version"], done))
+        time.sleep(max(0.0, COMMAND_PACE_SECONDS - (time.monotonic() - started)))
+    conn.close()
+    return sent, latencies
+
+
+def run_streams(args, url: str, note: str) -> dict:
+    """Start the server, hold N streams from a separate process, submit commands; the figures."""
+    from service.config import Settings
+    from service.bootstrap import build
+    count = args.streams
+    matches = max(1, args.stream_matches)
+    commands = args.commands or (100 if args.quick else 300)
+    w = build(Settings(redis_url=url, rate_limit_per_minute=10 ** 9), games=engine.bench_games())
+    load = os.getloadavg()[0]
+    progress(f"redis: {note}; load average {load:.1f} on {os.cpu_count()} cores")
+    games, specs = plan(w, count, matches)
+    server, port = start_server(w, url, args.web_workers)
+    ctx = multiprocessing.get_context("spawn")
+    ready, stop, results = ctx.Queue(), ctx.Queue(), ctx.Queue()
+    client = None
+    try:
+        web = children(server.pid)
+        submit(port, games, 2 * matches)  # warm every match into the web processes' caches
+        time.sleep(1.0)
+        before = rss_kb(web)
+        progress(f"web server: {len(web)} gunicorn gevent workers; opening {count} streams over {matches} matches")
+        client = ctx.Process(target=_client_main, args=(port, specs, ready, stop, results), daemon=True)
+        started = time.monotonic()
+        client.start()
+        opened = ready.get(timeout=600)
+        progress(f"  {opened['held']} streams held ({opened['refused']} refused) in {time.monotonic() - started:.1f} s")
+        time.sleep(2.0)
+        idle = rss_kb(web)
+        progress(f"submitting {commands} commands (about {1 / COMMAND_PACE_SECONDS:.0f}/s) while they are open")
+        sent, latencies = submit(port, games, commands)
+        stop.put("stop")
+        got = results.get(timeout=300)
+        client.join(30)
+    finally:
+        if client is not None and client.is_alive():
+            client.kill()
+        engine.stop_process(server)
+    per_match = defaultdict(int)
+    for mid, _path, _h in specs[:opened["held"]]:
+        per_match[mid] += 1
+    delays, missed = [], 0
+    for mid, version, at in sent:
+        arrived = got["arrivals"].get(f"{mid}:{version}", [])
+        missed += per_match[mid] - len(arrived)
+        delays.extend((t - at) * 1000 for t in arrived)
+    return {"redis": note, "load_average_at_start": load, "web_workers": len(web), "streams.requested": count,
+            "streams.held": opened["held"], "streams.refused": opened["refused"], "streams.matches": matches,
+            "streams.commands": len(sent), "streams.deliveries": len(delays), "streams.missed": missed,
+            "streams.delivery_p50_ms": percentile(delays, 0.5), "streams.delivery_p99_ms": percentile(delays, 0.99),
+            "streams.command_p50_ms": percentile(latencies, 0.5), "streams.command_p99_ms": percentile(latencies, 0.99),
+            "streams.idle_kb_per_stream": (idle - before) / max(1, opened["held"]),
+            "streams.web_rss_mb_before": before / 1024, "streams.web_rss_mb_idle": idle / 1024}
+
+
+def report(fig: dict) -> str:
+    """The figures as readable lines."""
+    return "\n".join([
+        f"redis:          {fig['redis']}",
+        f"load average:   {fig['load_average_at_start']:.1f} at the start; {fig['web_workers']} web workers (gevent)",
+        f"streams held:   {fig['streams.held']} of {fig['streams.requested']} ({fig['streams.refused']} refused) "
+        f"over {fig['streams.matches']} matches",
+        f"delivery:       p50 {fig['streams.delivery_p50_ms']:.1f} ms, p99 {fig['streams.delivery_p99_ms']:.1f} ms "
+        f"(command 201 -> event on every stream of the match; {fig['streams.deliveries']} deliveries, "
+        f"{fig['streams.missed']} missed)",
+        f"commands:       p50 {fig['streams.command_p50_ms']:.1f} ms, p99 {fig['streams.command_p99_ms']:.1f} ms "
+        f"({fig['streams.commands']} while the streams were open)",
+        f"memory:         {fig['streams.idle_kb_per_stream']:.1f} kB per idle stream (web RSS "
+        f"{fig['streams.web_rss_mb_before']:.0f} -> {fig['streams.web_rss_mb_idle']:.0f} MB)",
+    ])

@@ -1,0 +1,109 @@
+"""The production web server's settings (gunicorn, gevent workers): used by the Procfile, `turnstream up` and `web`.
+
+Loaded by gunicorn as a file (`-c service/server/gunicorn_conf.py`), so the master process imports nothing of the
+service but the connection board it shares with its workers (service/server/accept_balance.py): each worker patches
+the standard library with gevent first, then builds the app.
+"""
+import os
+import resource
+import shutil
+import tempfile
+from pathlib import Path
+
+# every open stream is a socket: allow as many open files as the system lets this process have
+_soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+if _soft < _hard:
+    resource.setrlimit(resource.RLIMIT_NOFILE, (_hard, _hard))
+
+bind = os.environ.get("TURNSTREAM_BIND") or f"0.0.0.0:{os.environ.get('PORT', '8000')}"
+worker_class = "gevent"  # one greenlet per connection: an open live-update stream costs no OS thread
+workers = int(os.environ.get("WEB_CONCURRENCY") or 2)  # one per core: commands are CPU-bound in each process
+worker_connections = int(os.environ.get("TURNSTREAM_WORKER_CONNECTIONS") or 6000)  # open sockets per worker
+timeout = 30  # a worker that stops answering the arbiter's heartbeat for this long is restarted
+graceful_timeout = 5  # on stop, commands in flight finish; live streams are cut and browsers resume them
+keepalive = 5  # seconds an idle keep-alive connection waits for its next request
+backlog = 2048
+accesslog = os.environ.get("TURNSTREAM_ACCESS_LOG") or None  # "-" for stdout; off by default
+# the path without its query string: whatever a client puts in a URL never reaches a log line
+access_log_format = '%(h)s "%(m)s %(U)s %(H)s" %(s)s %(b)s %(M)sms'
+errorlog = "-"
+loglevel = os.environ.get("TURNSTREAM_LOG_LEVEL") or "info"
+control_socket_disable = True  # one shared default path would clash between servers on one machine
+# metrics: every worker writes its counters to files here and /metrics sums them (prometheus_client's
+# multiprocess mode); a fresh directory per server unless the operator names one (wiped at start then)
+_OWN_METRICS_DIR = not os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+if _OWN_METRICS_DIR:
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="turnstream-metrics-")
+if os.environ.get("TURNSTREAM_LOG_FORMAT", "").lower() == "json":  # the server's own lines as JSON too
+    _json = {"()": "pythonjsonlogger.json.JsonFormatter", "fmt": "%(asctime)s %(levelname)s %(name)s %(message)s",
+             "rename_fields": {"asctime": "time", "levelname": "level", "message": "event", "name": "logger"}}
+    _stderr = {"class": "logging.StreamHandler", "formatter": "json", "stream": "ext://sys.stderr"}
+    logconfig_dict = {"version": 1, "disable_existing_loggers": False, "formatters": {"json": _json},
+                      "handlers": {"console": _stderr, "error_console": _stderr},
+                      "root": {"level": loglevel.upper(), "handlers": []}}  # the app adds its own (service/logs.py)
+
+
+# open connections per worker, shared by the workers forked from here (service/server/accept_balance.py)
+BALANCE = os.environ.get("TURNSTREAM_ACCEPT_BALANCE", "1") != "0"
+if BALANCE:
+    from service.server.accept_balance import Board
+    BOARD = Board()
+
+
+def on_starting(server):
+    """Empty the metrics directory: counts left by an earlier server would be added to this one's."""
+    directory = Path(os.environ["PROMETHEUS_MULTIPROC_DIR"])
+    directory.mkdir(parents=True, exist_ok=True)
+    for stale in directory.glob("*.db"):
+        stale.unlink()
+
+
+def on_exit(server):
+    """Remove the metrics directory this server made for itself."""
+    if _OWN_METRICS_DIR:
+        shutil.rmtree(os.environ["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)
+
+
+def child_exit(server, worker):
+    """Drop a dead worker's live gauges (open streams) from the metrics files."""
+    from prometheus_client import multiprocess
+    multiprocess.mark_process_dead(worker.pid)
+    if BALANCE and getattr(worker, "balance_slot", None) is not None:
+        BOARD.leave(worker.balance_slot)
+
+
+def pre_fork(server, worker):
+    """Hand the worker about to be forked a free slot on the connection board (the master forks one at a time)."""
+    if BALANCE:
+        worker.balance_slot = BOARD.take_slot()
+
+
+def post_fork(server, worker):
+    """Name the worker in the log; it builds its own app, connections and live reader after the fork."""
+    server.log.info("web worker %s: gevent, up to %d connections", worker.pid, worker_connections)
+
+
+def post_worker_init(worker):
+    """Once the worker is told to stop, end its live-update streams so that browsers resume elsewhere at once
+    (instead of holding the graceful shutdown for `graceful_timeout`); answer each sized response in one send;
+    freeze what the app has built, and what survives each full collection, out of the collector's way."""
+    import gevent
+
+    from service.server import gc_policy
+    from service import metrics
+    from service.config import from_env
+    from service.server.web_response import install
+    install()
+    if BALANCE:
+        from service.server import accept_balance
+        accept_balance.install(worker, BOARD)
+    gc_policy.install(from_env().gc_sweep_seconds, on_pause=metrics.observe_gc_pause)
+
+    def end_streams_on_stop():
+        while worker.alive:
+            gevent.sleep(0.5)
+        wiring = worker.wsgi.extensions.get("turnstream")
+        if wiring is not None:
+            wiring.live.stop()
+
+    gevent.spawn(end_streams_on_stop)

@@ -1,0 +1,98 @@
+"""The event store's in-memory twin: EventStore's contract (append all-or-nothing, reads by version, command ids,
+the partition change log) in one process, for unit tests and tools that need no Redis."""
+from __future__ import annotations
+
+import threading
+
+from domain.engine.json_codec import compact_json, loads
+from service.store.events import AppendResult, ReadResult
+from service.store.keys import Keys
+
+
+class InMemoryEventStore:
+    """Append-only event streams of matches in dicts; every value is kept as its JSON text, as Redis keeps it."""
+
+    def __init__(self, partitions: int = 64):
+        self.keys = Keys(partitions)
+        self._streams: dict[str, list[str]] = {}
+        self._meta: dict[str, dict] = {}
+        self._cmds: dict[str, dict[str, str]] = {}
+        self._secrets: dict[str, str] = {}
+        self._logs: dict[int, list[tuple[str, dict]]] = {}
+        self._entries = 0  # change-log entries appended, for their ids
+        self._lock = threading.Lock()
+
+    def append(self, match_id: str, game_id: str, expected: int, envelopes: list, head_before: str,
+               head_after: str, status: str, command_id: str = "", answer: dict | None = None,
+               secret: str = "") -> AppendResult:
+        """Append envelopes if the match is at `expected` and `command_id` is new; all or nothing."""
+        with self._lock:
+            refusal = self._check(match_id, expected, head_before, command_id)
+            if refusal is not None:
+                return refusal
+            stream = self._streams.setdefault(match_id, [])
+            stream.extend(e if isinstance(e, str) else compact_json(e) for e in envelopes)
+            self._log(match_id, len(stream), len(envelopes))
+            self._meta[match_id] = {"version": str(len(stream)), "head": head_after, "status": status,
+                                    "game": game_id}
+            if secret:
+                self._secrets[match_id] = secret
+            if command_id:
+                self._cmds.setdefault(match_id, {})[command_id] = compact_json(answer) if answer is not None else ""
+            return AppendResult("ok", len(stream))
+
+    def _check(self, match_id: str, expected: int, head_before: str, command_id: str) -> AppendResult | None:
+        """The refusal an append gets (a known command id, a stale version, another head), or None."""
+        if command_id and command_id in self._cmds.get(match_id, {}):
+            stored = self._cmds[match_id][command_id]
+            return AppendResult("dup", answer=loads(stored) if stored else None)
+        meta = self._meta.get(match_id, {})
+        current = int(meta.get("version", 0))
+        if current != expected:
+            after = [loads(e) for e in self._streams.get(match_id, [])[expected:]] if current > expected else []
+            return AppendResult("conflict", current, envelopes=after)
+        if current > 0 and meta.get("head") != head_before:
+            return AppendResult("conflict", current, envelopes=[])
+        return None
+
+    def _log(self, match_id: str, version: int, count: int) -> None:
+        """One change-log entry for the append, in the match's partition."""
+        self._entries += 1
+        entry = (f"{self._entries}-0", {"m": match_id, "v": str(version), "n": str(count)})
+        self._logs.setdefault(self.keys.partition(match_id), []).append(entry)
+
+    def read(self, match_id: str, after: int = 0, command_id: str | None = None,
+             with_secret: bool = False) -> ReadResult:
+        """The events after version `after`, a command id's stored answer, the secret."""
+        with self._lock:
+            envelopes = [loads(e) for e in self._streams.get(match_id, [])[after:]]
+            stored = self._cmds.get(match_id, {}).get(command_id) if command_id else None
+            secret = self._secrets.get(match_id) if with_secret else None
+        return ReadResult(envelopes, loads(stored) if stored else None, secret, exists=bool(envelopes) or after > 0)
+
+    def read_many(self, positions: dict) -> dict:
+        """{match id: the envelopes after its version} for {match id: version}."""
+        return {match_id: self.read(match_id, after).envelopes for match_id, after in positions.items()}
+
+    def read_range(self, match_id: str, start: int, end: int | None = None) -> list:
+        """The envelopes with start <= version <= end (end None = to the head)."""
+        with self._lock:
+            stream = self._streams.get(match_id, [])
+            return [loads(e) for e in stream[max(start, 1) - 1:end]]
+
+    def version(self, match_id: str) -> int:
+        """The match's current version (0 if it does not exist)."""
+        return int(self._meta.get(match_id, {}).get("version", 0))
+
+    def secret(self, match_id: str) -> str | None:
+        """The match's secret seed (hex)."""
+        return self._secrets.get(match_id)
+
+    def meta(self, match_id: str) -> dict:
+        """The match's meta: version, head, status and game (empty when it does not exist)."""
+        return dict(self._meta.get(match_id, {}))
+
+    def log(self, p: int) -> list:
+        """Partition p's change log: [(entry id, {"m": match id, "v": version, "n": events})], oldest first."""
+        with self._lock:
+            return [(entry_id, dict(fields)) for entry_id, fields in self._logs.get(p, [])]

@@ -1,0 +1,7 @@
+"""The RQ queues on the queue Redis: their names, shared by the workers that serve them and /metrics."""
+from __future__ import annotations
+
+DEFAULT = "default"  # turn deadlines, dispute expiries
+NOTIFICATIONS = "notifications"  # webhook deliveries (their own worker: a slow receiver delays nothing else)
+BOTS = "bots"  # bot turns: a bot's search (up to TURNSTREAM_BOT_MS) runs after deadlines
+QUEUES = (DEFAULT, NOTIFICATIONS, BOTS)

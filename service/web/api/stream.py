@@ -1,0 +1,329 @@
+"""Live updates by Server-Sent Events: one match's stream (`id:` = version), and one stream for a whole
+browser or API client (every match of the caller, watched matches, inbox changes), fed by the LiveHub."""
+from __future__ import annotations
+
+import re
+import socket
+import time
+
+from flask import Blueprint, Response, g, request
+
+from service.web import schemas
+from service.web.errors import ApiError
+from service.web.json_guard import MAX_VERSION
+from service.web.http import bearer_token, wiring
+from service.app.users import token_hash
+from service.app.live import StreamsFull, Subscriber, now_ms
+from service.metrics import LIVE_STREAMS
+from service.web.openapi import documented
+from service.web.pages import page_user
+
+bp = Blueprint("stream", __name__)
+
+KEEPALIVE_SECONDS = 15.0  # an idle stream gets a comment this often
+CREDENTIAL_CHECK_SECONDS = 2.0  # how often an open stream checks its token still holds (cached: no round trip)
+GONE_CHECK_SECONDS = 5.0  # how often an idle stream looks whether its client hung up (frees its cap slot)
+RESUME_SLACK_MS = 5000  # a resuming stream re-reads the logs this far before its cursor (clock skew)
+RESUME_WINDOW_MS = 600_000  # a cursor older than this asks the client to reload instead
+MAX_WATCH = 50
+RECENT_CAP = 100  # matches a cursor may list
+MATCH_ID = re.compile(r"^[A-Za-z0-9_\-]{1,64}$")
+CURSOR = re.compile(r"^(\d{1,15})((?:\.[A-Za-z0-9_\-]{1,64}:\d{1,12})*)$")
+HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+LAST_EVENT_ID = {"name": "Last-Event-ID", "in": "header", "required": False, "schema": {"type": "string"}}
+SSE = {"content": "text/event-stream", "auth": "optional", "errors": (503,), "headers": (LAST_EVENT_ID,)}
+
+
+# -- who is asking ---------------------------------------------------------------------------------
+def refuse_token_in_url() -> None:
+    """A token in a URL would reach access logs and browser history: refuse it outright."""
+    if "token" in request.args:
+        raise ApiError(400, "token_in_url", "tokens never travel in URLs; send Authorization: Bearer <token> "
+                                            "(pages use their session cookie)")
+
+
+def stream_user() -> str | None:
+    """The caller's id: Bearer for API clients, the session cookie for pages; None for a spectator. The hash of
+    the token it rests on is kept in `g.stream_credential`, which the open stream re-checks."""
+    token = bearer_token()
+    if token:
+        user_id = wiring().users.authenticate(token)["id"]
+        g.stream_credential = (user_id, token_hash(token))
+        return user_id
+    user = page_user()
+    if user:
+        g.stream_credential = (user["id"], g.get("page_credential") or "")
+    return user["id"] if user else None
+
+
+def still_signed_in():
+    """A check the stream makes now and then: False once the token it was opened with is rotated or revoked
+    (signed out everywhere); always True for a spectator's stream."""
+    held = g.get("stream_credential")
+    if held is None:
+        return lambda: True
+    user_id, credential = held
+    users = wiring().users
+    return lambda: users.holds(user_id, credential)
+
+
+def subscribe(user: str | None, matches=(), everything_of_user: bool = False) -> Subscriber:
+    """Register a new stream with the hub, or 503 + Retry-After when a cap on open streams is reached."""
+    w = wiring()
+    sub = Subscriber(user, request.remote_addr or "-", matches, everything_of_user)
+    try:
+        return w.live.subscribe(sub)
+    except StreamsFull as exc:
+        scope = {"process": "this server", "user": "this user", "address": "this address"}[exc.which]
+        raise ApiError(503, "too_many_streams", f"{scope} holds as many live streams as allowed; retry later",
+                       retry_after=w.settings.stream_retry_after_seconds) from None
+
+
+def open_stream(sub: Subscriber, first, writer) -> Response:
+    """The SSE response: `first()` gives the catch-up messages; the stream is released when it closes."""
+    w = wiring()
+    try:
+        backlog = first()
+    except BaseException:
+        w.live.unsubscribe(sub)
+        raise
+    gone = hung_up_check(request.environ.get("gunicorn.socket"))
+    response = Response(pump(sub, backlog, writer, w.live, w.settings.stream_lifetime_seconds, gone,
+                             still_signed_in()),
+                        mimetype="text/event-stream", headers=HEADERS)
+    LIVE_STREAMS.inc()
+
+    def closed():
+        LIVE_STREAMS.dec()
+        w.live.unsubscribe(sub)
+    response.call_on_close(closed)
+    return response
+
+
+def hung_up_check(sock):
+    """A function telling whether the client closed the connection (an EOF waits unread on the socket);
+    always False when the server does not expose the socket."""
+    def gone() -> bool:
+        if sock is None:
+            return False
+        timeout = sock.gettimeout()
+        try:
+            sock.settimeout(0.0)
+            return sock.recv(1, socket.MSG_PEEK) == b""
+        except (BlockingIOError, InterruptedError):
+            return False
+        except OSError:
+            return True
+        finally:
+            try:
+                sock.settimeout(timeout)
+            except OSError:
+                pass
+    return gone
+
+
+def pump(sub: Subscriber, backlog: list, writer, hub, lifetime: float, gone=lambda: False,
+         signed_in=lambda: True):
+    """Yield the greeting, the catch-up, then each queued message (keep-alives when idle) until the
+    stream's lifetime ends, the client hangs up, its token is rotated or revoked (checked every
+    CREDENTIAL_CHECK_SECONDS) or the server stops; never a message twice."""
+    ends = time.monotonic() + lifetime
+    checked = time.monotonic()
+    yield "retry: 1500\n" + writer.greeting()
+    chunk = "".join(filter(None, (writer.message(item) for item in backlog)))
+    if chunk:
+        yield chunk
+    quiet_since = time.monotonic()
+    while not sub.closed:
+        remaining = ends - time.monotonic()
+        if remaining <= 0:
+            return
+        if time.monotonic() - checked >= CREDENTIAL_CHECK_SECONDS:
+            checked = time.monotonic()
+            if not signed_in():  # signed out everywhere: nothing more reaches this connection
+                return
+        watermark = hub.watermark_ms  # read before waiting: all it covers is queued by now
+        items = sub.take(min(GONE_CHECK_SECONDS, remaining))  # an idle stream sends no message to check for
+        if items and time.monotonic() - checked >= CREDENTIAL_CHECK_SECONDS:
+            checked = time.monotonic()
+            if not signed_in():
+                return
+        if items:
+            chunk = "".join(filter(None, (writer.message(item) for item in items)))
+            if chunk:
+                quiet_since = time.monotonic()
+                yield chunk
+        elif sub.closed or gone():
+            return
+        elif time.monotonic() - quiet_since >= KEEPALIVE_SECONDS:
+            quiet_since = time.monotonic()
+            yield writer.keepalive(watermark)
+
+
+# -- one match -------------------------------------------------------------------------------------
+def resume_after() -> int | None:
+    """The version to resume after: Last-Event-ID header, else ?last_event_id=; None = from now."""
+    raw = request.headers.get("Last-Event-ID") or request.args.get("last_event_id")
+    if raw is None or raw == "":
+        return None
+    try:
+        after = int(raw)
+    except ValueError:
+        raise ApiError(400, "invalid_query", "Last-Event-ID must be a version number",
+                       fields={"last_event_id": ["not an integer"]}) from None
+    if not 0 <= after <= MAX_VERSION:
+        raise ApiError(400, "invalid_query", f"Last-Event-ID must be a version in 0..{MAX_VERSION}",
+                       fields={"last_event_id": [f"must be between 0 and {MAX_VERSION}"]})
+    return after
+
+
+class MatchWriter:
+    """Formats one match's stream: `id: <version>`, the redacted envelope as data."""
+
+    def __init__(self, match_id: str):
+        self.match_id = match_id
+        self.sent = -1
+
+    def greeting(self) -> str:
+        """The opening comment."""
+        return f": streaming {self.match_id}\n\n"
+
+    def message(self, item: tuple) -> str | None:
+        """An event message, or None for one already sent."""
+        if item[0] != "event" or item[2] <= self.sent:
+            return None
+        self.sent = item[2]
+        return f"id: {item[2]}\ndata: {item[3]}\n\n"
+
+    def keepalive(self, watermark: int) -> str:
+        """An idle comment."""
+        return ": keep-alive\n\n"
+
+
+@bp.get("/api/matches/<match_id>/stream")
+@documented("live events (Server-Sent Events, id = version; Last-Event-ID resumes)", query=schemas.StreamQuery, **SSE)
+def stream(match_id):
+    """Server-Sent Events of one match: one message per new event with `id: <version>`; Last-Event-ID resumes."""
+    refuse_token_in_url()
+    after = resume_after()
+    sub = subscribe(stream_user(), [match_id])
+    writer = MatchWriter(match_id)
+
+    def first():
+        version, items = wiring().live.match_backlog(sub, match_id, after)
+        writer.sent = version if after is None else after
+        return items
+
+    return open_stream(sub, first, writer)
+
+
+# -- a whole browser or API client -------------------------------------------------------------------
+def watched() -> list:
+    """The match ids of ?watch= (comma-separated, at most MAX_WATCH)."""
+    ids = [m for m in (request.args.get("watch") or "").split(",") if m]
+    if len(ids) > MAX_WATCH or not all(MATCH_ID.match(m) for m in ids):
+        raise ApiError(400, "invalid_query", f"watch lists at most {MAX_WATCH} match ids, comma-separated",
+                       fields={"watch": ["invalid match ids"]})
+    return list(dict.fromkeys(ids))
+
+
+def parse_cursor(raw: str | None) -> tuple[int, dict] | None:
+    """(time ms, {match: version}) of a user stream's Last-Event-ID, None when absent; 400 when malformed."""
+    if not raw:
+        return None
+    found = CURSOR.match(raw)
+    if not found:
+        raise ApiError(400, "invalid_query", "Last-Event-ID is not a cursor this stream sent",
+                       fields={"last_event_id": ["malformed"]})
+    recent = {}
+    for part in found.group(2).split(".")[1:]:
+        m, v = part.split(":")
+        recent[m] = int(v)
+    return int(found.group(1)), recent
+
+
+class UserWriter:
+    """Formats a browser's stream: typed messages (`match`, `inbox`, `summary`, `reset`), each with a cursor
+    id (a time plus the versions last sent of recently active matches) that Last-Event-ID resumes from."""
+
+    def __init__(self, at_ms: int, recent: dict | None = None):
+        self.at = at_ms
+        self.recent = {m: (v, at_ms) for m, v in (recent or {}).items()}  # match -> (version, entry ms)
+        self.sent = dict(recent or {})  # match -> last version sent on this connection (never pruned)
+
+    def cursor(self) -> str:
+        """The resumable position: every event before `at - slack` was sent; the listed versions too."""
+        keep = sorted(((ms, m, v) for m, (v, ms) in self.recent.items() if ms >= self.at - RESUME_SLACK_MS),
+                      reverse=True)[:RECENT_CAP]
+        self.recent = {m: (v, ms) for ms, m, v in keep}
+        return str(self.at) + "".join(f".{m}:{v}" for _ms, m, v in keep)
+
+    def greeting(self) -> str:
+        """The opening comment."""
+        return ": streaming your matches\n\n"
+
+    def message(self, item: tuple) -> str | None:
+        """One typed message, or None for an event already sent."""
+        kind = item[0]
+        if kind == "event":
+            _, m, version, data, at = item
+            if version <= self.sent.get(m, -1):
+                return None
+            self.sent[m] = version
+            self.at = max(self.at, at)
+            self.recent[m] = (version, at)
+            return f'event: match\nid: {self.cursor()}\ndata: {{"match":"{m}","event":{data}}}\n\n'
+        if kind == "reset":
+            return f"event: reset\nid: {self.cursor()}\ndata: {{}}\n\n"
+        return f"event: {kind}\nid: {self.cursor()}\ndata: {item[1]}\n\n"
+
+    def keepalive(self, watermark: int) -> str:
+        """An idle message that moves the cursor on (id only: no event is dispatched)."""
+        self.at = max(self.at, watermark)
+        return f"id: {self.cursor()}\n: keep-alive\n\n"
+
+
+def browser_stream(user: str | None):
+    """The stream of every match of `user` (when signed in), the watched matches, and the inbox."""
+    refuse_token_in_url()
+    matches = watched()
+    resume = parse_cursor(request.headers.get("Last-Event-ID"))
+    sub = subscribe(user, matches, everything_of_user=user is not None)
+    hub = wiring().live
+    start = now_ms()
+    writer = UserWriter(resume[0] if resume else start, resume[1] if resume else None)
+
+    def first():
+        items = [("inbox", hub.inbox_message(user))] if user else []
+        if resume is None:
+            return items
+        replay = None
+        if start - resume[0] <= RESUME_WINDOW_MS:
+            replay = hub.replay_since(sub, resume[0] - RESUME_SLACK_MS)
+        if replay is None:
+            writer.at, writer.recent, writer.sent = start, {}, {}
+            return [("reset",)] + items
+        return replay + items
+
+    return open_stream(sub, first, writer)
+
+
+@bp.get("/api/users/me/stream")
+@documented("live events of all your matches (each names its match) and your inbox changes: one stream for a "
+            "whole browser", query=schemas.WatchQuery, **{**SSE, "auth": "required"})
+def user_stream():
+    """Server-Sent Events of all the caller's matches (each message names its match), the matches of
+    ?watch=, and the caller's inbox: one connection serves a whole browser. Bearer or session cookie."""
+    refuse_token_in_url()
+    user = stream_user()
+    if user is None:
+        raise ApiError(401, "unauthorized", "send Authorization: Bearer <token> (pages: sign in)")
+    return browser_stream(user)
+
+
+@bp.get("/api/stream")
+@documented("live events of the watched matches (and, signed in, of all yours)", query=schemas.WatchQuery, **SSE)
+def any_stream():
+    """Like /api/users/me/stream, for signed-in and anonymous browsers alike (anonymous: ?watch= only)."""
+    return browser_stream(stream_user())
+

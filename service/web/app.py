@@ -1,0 +1,100 @@
+"""The Flask app factory: wiring, blueprints, JSON errors (never an HTML page or a stack trace)."""
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, request
+from flask_limiter.errors import RateLimitExceeded
+from redis.exceptions import RedisError
+from werkzeug.exceptions import HTTPException
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from service.app.errors import AppError
+from service.web.errors import ApiError, api_error
+from service.web.json_guard import check_ids, check_url
+from service.web.json_provider import OrjsonProvider
+
+log = logging.getLogger("turnstream.web")
+
+
+def _snake(name: str) -> str:
+    return "_".join(name.lower().replace("-", " ").split())
+
+
+def create_app(settings=None, wiring=None) -> Flask:
+    """Build the web application (wiring defaults to the environment's settings)."""
+    from service import logs
+    from service.web import pages, ratelimit
+    from service import bootstrap as wiring_mod
+    from service.web.api import docs, games, health, history, matches, metrics, stream, users
+
+    app = Flask(__name__)
+    app.json = OrjsonProvider(app)
+    w = wiring or wiring_mod.build(settings)
+    app.extensions["turnstream"] = w
+    app.config["MAX_CONTENT_LENGTH"] = w.settings.max_body_bytes
+    if w.settings.log_format == "json":  # gunicorn workers: JSON lines from the first request on
+        logs.configure(w.settings)
+    logs.install(app)
+    for bp in (health.bp, metrics.bp, users.bp, games.bp, docs.bp, matches.bp, history.bp, stream.bp, pages.bp):
+        app.register_blueprint(bp)
+    if w.settings.trusted_proxies:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=w.settings.trusted_proxies)
+    limiter = ratelimit.install(app, w)
+
+    @app.errorhandler(RateLimitExceeded)
+    def rate_limited(exc: RateLimitExceeded):
+        body, wait = ratelimit.refusal(exc, limiter)
+        if pages.wants_page():
+            page = pages.error_page(429, body["error"]["message"])
+            page.headers["Retry-After"] = str(wait)
+            return page
+        return body, 429, {"Retry-After": str(wait)}
+
+    @app.before_request
+    def refuse_invalid_urls():
+        if not request.view_args:  # a URL with ids was checked by refuse_malformed_ids already
+            check_url(request.environ)
+
+    @app.url_value_preprocessor  # runs before before_request: a URL that is not UTF-8 is told so first
+    def refuse_malformed_ids(_endpoint, values):
+        if values:
+            check_url(request.environ)
+            check_ids(values)
+
+    @app.errorhandler(AppError)
+    @app.errorhandler(ApiError)
+    def refused(exc: AppError | ApiError):
+        exc = api_error(exc)
+        if pages.wants_page():  # a page path (a bad URL, a missing match): the HTML error page
+            return pages.error_page(exc.status, exc.message)
+        headers = {"Retry-After": str(exc.extra["retry_after"])} if "retry_after" in exc.extra else {}
+        return exc.body(), exc.status, headers
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException):
+        if pages.wants_page():
+            return pages.error_page(exc.code or 500, exc.description or exc.name)
+        message = exc.description or exc.name
+        if exc.code == 413:
+            message = f"the request body is larger than {w.settings.max_body_bytes} bytes"
+        headers = {"Allow": ", ".join(exc.valid_methods)} if getattr(exc, "valid_methods", None) else {}
+        return {"error": {"code": _snake(exc.name), "message": message}}, exc.code, headers
+
+    @app.errorhandler(RedisError)
+    def redis_error(exc: RedisError):
+        log.warning("Redis unavailable: %s", exc)
+        if pages.wants_page():
+            return pages.error_page(503, "The event store is unreachable; try again in a moment.")
+        return {"error": {"code": "redis_unavailable",
+                          "message": "the event store is unreachable; retry shortly"}}, 503
+
+    @app.errorhandler(Exception)
+    def internal_error(exc: Exception):
+        log.exception("unhandled error")
+        if pages.wants_page():
+            return pages.error_page(500, "The error has been logged. Try again, or go back to the lobby.")
+        return {"error": {"code": "internal_error", "message": "internal error; it has been logged"}}, 500
+
+    return app
+

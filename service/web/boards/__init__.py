@@ -1,0 +1,107 @@
+"""Board pictures: dispatch a game's view to service/web/boards/<package>.py's SVG renderer."""
+from __future__ import annotations
+
+import importlib
+import json
+import logging
+import re
+
+from html import unescape as html_unescape
+
+from markupsafe import Markup, escape
+
+from service.web.boards.svgkit import with_readable_width
+
+log = logging.getLogger("turnstream.boards")
+
+
+def module_name(game_id: str) -> str:
+    """The renderer module of a game id (`merchant-of-venus` -> service.web.boards.merchant_of_venus)."""
+    return f"{__name__}.{game_id.replace('-', '_')}"
+
+
+def board_module(game_id: str):
+    """The game's board module, or None when it has none."""
+    name = module_name(game_id)
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name != name:
+            raise
+        return None
+
+
+def renderer(game_id: str):
+    """The game's `render_board(view, viewer)` function, or None when its module is absent."""
+    return getattr(board_module(game_id), "render_board", None)
+
+
+def place_of(game_id: str, view, command: dict):
+    """(place key, payload field) of the board place a command acts on, or None (see each board's place_of)."""
+    find = getattr(board_module(game_id), "place_of", None)
+    if find is None:
+        return None
+    try:
+        return find(view if isinstance(view, dict) else {}, command)
+    except (KeyError, TypeError, ValueError, IndexError):
+        return None
+
+
+_PLACE = re.compile(r'data-place="([^"]*)"')
+
+
+def interactive(svg: str, actions: list) -> str:
+    """Make each drawn place a legal command acts on clickable and focusable.
+
+    A place with one command carries that command's exact `data-command` JSON and its words as the
+    aria-label; a place several commands share carries `data-choice` (the page then offers the matching
+    buttons instead of guessing)."""
+    by_place: dict = {}
+    for act in actions or []:
+        if act.get("place"):
+            by_place.setdefault(act["place"], []).append(act)
+
+    def mark(match):
+        key = html_unescape(match.group(1))
+        acts = by_place.get(key)
+        if not acts:
+            return match.group(0)
+        common = f'{match.group(0)} tabindex="0" role="button" class="place-live"'
+        if len(acts) == 1:
+            return (f'{common} data-command="{escape(acts[0]["json"])}" '
+                    f'aria-label="{escape(acts[0]["text"])}"')
+        label = f"{len(acts)} choices: " + "; ".join(a["text"] for a in acts[:6]) + ("…" if len(acts) > 6 else "")
+        return f'{common} data-choice="{escape(key)}" aria-label="{escape(label)}" aria-haspopup="true"'
+    return _PLACE.sub(mark, svg)
+
+
+def json_board(view) -> Markup:
+    """The readable fallback: the view as escaped, indented JSON."""
+    text = json.dumps(view, indent=2, sort_keys=True, ensure_ascii=False)
+    return Markup('<pre class="board-json">') + escape(text) + Markup("</pre>")
+
+
+def has_picture(game_id: str) -> bool:
+    """True when the game's board is drawn as a picture (its renderer module exists)."""
+    return renderer(game_id) is not None
+
+
+def with_names(svg: str, names: dict | None) -> str:
+    """Show display names instead of user ids in a drawn board (ids are unique random tokens)."""
+    for user_id, name in sorted((names or {}).items(), key=lambda kv: -len(kv[0])):
+        if user_id and name and user_id != name:
+            svg = svg.replace(str(escape(user_id)), str(escape(name)))
+    return svg
+
+
+def render_board(game_id: str, view, viewer, names: dict | None = None, actions: list | None = None) -> Markup:
+    """The board of `view` as markup-safe SVG (the escaped JSON view when no renderer exists); the places
+    the viewer's legal `actions` act on are clickable."""
+    draw = renderer(game_id)
+    if draw is None:
+        return json_board(view)
+    try:
+        return Markup(interactive(with_readable_width(with_names(draw(view, viewer), names)), actions))
+    except Exception:  # a drawing bug must not hide the match: show the view as text instead
+        log.exception("the %s board renderer failed", game_id)
+        return json_board(view)

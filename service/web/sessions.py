@@ -1,0 +1,77 @@
+"""Browser sessions for the pages: a random id in an HttpOnly cookie; the user, CSRF token and the token it
+was signed in with (its hash) in Redis, so a rotated or revoked token ends every session it began."""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+from service.store.keys import Keys
+
+SESSION_COOKIE = "ts_session"
+LOGIN_CSRF_COOKIE = "ts_login_csrf"
+SESSION_TTL_SECONDS = 30 * 24 * 3600
+WELCOME_TTL_SECONDS = 15 * 60  # a new player's token waits this long for the welcome page to show it once
+
+
+def session_key(session_id: str) -> str:
+    """The Redis key of a session (only a hash of the cookie value is stored)."""
+    return "ts:session:" + hashlib.sha256(session_id.encode()).hexdigest()
+
+
+def same_secret(a: str | None, b: str | None) -> bool:
+    """Constant-time comparison of two secrets (False when either is missing)."""
+    return bool(a) and bool(b) and hmac.compare_digest(str(a), str(b))
+
+
+class Sessions:
+    """Signed-in browser sessions kept in Redis with a sliding expiry."""
+
+    def __init__(self, redis_client):
+        self.r = redis_client
+
+    def create(self, user_id: str) -> tuple[str, str]:
+        """Start a session for a user, bound to the user's token of this moment; return (session id for the
+        cookie, its CSRF token)."""
+        session_id = secrets.token_urlsafe(32)
+        csrf = secrets.token_urlsafe(24)
+        key = session_key(session_id)
+        pipe = self.r.pipeline(transaction=False)
+        pipe.hset(key, mapping={"user": user_id, "csrf": csrf, "cred": self._credential(user_id)})
+        pipe.expire(key, SESSION_TTL_SECONDS)
+        pipe.execute()
+        return session_id, csrf
+
+    def rebind(self, session_id: str, credential: str) -> None:
+        """Bind this live session to `credential` (the hash of the token it just made its user): set before the
+        user's token changes, so a request of this browser meanwhile never finds its session stale; a session
+        that has ended is not brought back."""
+        self.r.eval("if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'cred', ARGV[1]) end",
+                    1, session_key(session_id), credential)
+
+    def _credential(self, user_id: str) -> str:
+        return self.r.hget(Keys.user(user_id), "token_hash") or ""
+
+    def lookup(self, session_id: str | None) -> dict | None:
+        """{"user", "csrf", "cred"} of a live session, or None."""
+        if not session_id or len(session_id) > 200:
+            return None
+        rec = self.r.hgetall(session_key(session_id))
+        if not rec.get("user"):
+            return None
+        return {"user": rec["user"], "csrf": rec.get("csrf", ""), "cred": rec.get("cred", "")}
+
+    def stash_token(self, session_id: str, token: str) -> None:
+        """Keep a new player's token for the welcome page (shown once, then forgotten)."""
+        self.r.set(session_key(session_id) + ":welcome", token, ex=WELCOME_TTL_SECONDS)
+
+    def take_token(self, session_id: str | None) -> str | None:
+        """The stashed token of this session, removed as it is read (so a reload never shows it again)."""
+        if not session_id or len(session_id) > 200:
+            return None
+        return self.r.getdel(session_key(session_id) + ":welcome")
+
+    def end(self, session_id: str | None) -> None:
+        """Sign out: forget the session."""
+        if session_id and len(session_id) <= 200:
+            self.r.delete(session_key(session_id))
