@@ -153,7 +153,7 @@ class Match:
 
 def _apply_created(m: Match, d: dict, games: dict) -> None:
     m.game_id = d["game"]
-    m.game = games[d["game"]]
+    m.game = games[d["game"]].at(d.get("rules_version"))  # judged for ever by the rules it was created under
     m.seats = d["seats"]
     m.players = list(d["players"])
     m.options = dict(d["options"])
@@ -305,7 +305,8 @@ def decide_create(game, match_id: str, created_by: str, options: dict, commitmen
         raise RuleViolation("platform:match.player-count",
                             f"{game.title} takes {game.min_players}-{game.max_players} players, not {seats}")
     return [new_event(pe.MATCH_CREATED, game=game.id, seats=seats, players=seated, options=options,
-                      rules_version=pe.RULES_VERSION, commitment=commitment, chain=CHAIN_FORMAT,
+                      rules_version=game.rules_version, rules_digest=game.rules_digest,
+                      commitment=commitment, chain=CHAIN_FORMAT,
                       created_by=created_by, turn_deadline_hours=turn_deadline_hours, invited=invited,
                       **({"replace_after_timeouts": replace_after_timeouts} if replace_after_timeouts else {}))]
 

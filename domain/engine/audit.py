@@ -14,6 +14,7 @@ import copy
 import hashlib
 
 from . import platform_events as pe
+from .contract import FIRST_RULES_VERSION
 from .hashing import GENESIS, SALTED_FORMAT, chain_format, verify_chain
 from .rng import ReplayRng, draw_value
 
@@ -119,11 +120,22 @@ def check_randomness(match_id: str, envelopes: list, games: dict | None) -> tupl
             problems.append("the revealed seed does not match the commitment published at creation")
         else:
             problems += check_draws(match_id, seed, envelopes)
-            game = (games or {}).get((created or {}).get("data", {}).get("game"))
-            if game is not None:
-                problems += check_setup(game, envelopes)
+            problems += _check_setup_under_its_rules(games, created, envelopes)
     verified = None if revealed is None else not problems
     return {"commitment": commitment, "revealed": revealed is not None, "verified": verified}, problems
+
+
+def _check_setup_under_its_rules(games: dict | None, created: dict | None, envelopes: list) -> list[str]:
+    """check_setup under the rules version the match was created with (a problem when it is not installed)."""
+    data = (created or {}).get("data", {})
+    game = (games or {}).get(data.get("game"))
+    if game is None:
+        return []
+    try:
+        rules = game.at(data.get("rules_version"))
+    except ValueError as exc:
+        return [f"the match's rules cannot be loaded here: {exc}"]
+    return check_setup(rules, envelopes)
 
 
 def audit(match_id: str, envelopes: list, games: dict | None = None, claimed_length: int | None = None,
@@ -148,4 +160,20 @@ def audit(match_id: str, envelopes: list, games: dict | None = None, claimed_len
     randomness, random_problems = check_randomness(match_id, envelopes, games)
     problems += kept_problems + random_problems
     return {"ok": broken is None and not problems, "length": length, "head": head, "broken_at": broken,
-            "chain": chain, "kept_heads": kept, "randomness": randomness, "problems": problems}
+            "chain": chain, "kept_heads": kept, "randomness": randomness, "rules": rules_periods(envelopes),
+            "problems": problems}
+
+
+def rules_periods(envelopes: list) -> list[dict]:
+    """Which rules version judged which events: [{"from_version": v, "rules_version": r}], oldest first (the
+    version of match_created, then each rules_upgraded)."""
+    periods = []
+    for env in envelopes:
+        if env.get("scope") != pe.PLATFORM:
+            continue
+        if env.get("type") == pe.MATCH_CREATED:
+            periods.append({"from_version": env.get("version"),
+                            "rules_version": (env.get("data") or {}).get("rules_version") or FIRST_RULES_VERSION})
+        elif env.get("type") == pe.RULES_UPGRADED:
+            periods.append({"from_version": env.get("version"), "rules_version": (env.get("data") or {}).get("to")})
+    return periods

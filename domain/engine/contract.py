@@ -44,6 +44,10 @@ a frozen `Game` (below) whose function fields are plain module-level functions (
                                            button ("Buy Bionic Perfume for c80", "Build the Shrine as
                                            a farm on D4"): names never ids, distinct for distinct
                                            commands of one state; says only what the actor may know
+  upcast(event) -> event                   a stored game event of an older payload shape in this code's shape
+                                           (optional, identity by default): the fold applies it to every
+                                           game event before evolve/redact; it returns a new event and never
+                                           mutates its argument (the stored envelope, its bytes and hash stay)
 
 Shapes: an event is {"type": snake_case_past_tense, "data": {...}}; a command is
 {"type": snake_case_order, "payload": {...}}. State, events and payloads are plain JSON values
@@ -55,11 +59,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
+FIRST_RULES_VERSION = "2026.11"  # what every match created before rules versions recorded
 ALL = "*"  # the viewer that may see everything (used once a match is finished, and by audits)
 
 State = dict[str, Any]
 Event = dict[str, Any]
 Command = dict[str, Any]
+
+
+def unchanged(event: Event) -> Event:
+    """The default `upcast`: every stored event already has this code's payload shape."""
+    return event
 
 
 def event(type_: str, **data) -> Event:
@@ -97,3 +107,16 @@ class Game:
     revealing_events: frozenset = frozenset()
     secret_options: frozenset = frozenset()
     offer_commands: frozenset = frozenset()
+    rules_version: str = FIRST_RULES_VERSION  # the version these functions and data are (versions.py)
+    rules_versions: tuple[str, ...] = (FIRST_RULES_VERSION,)  # every installed version, oldest first
+    rules_digest: str = ""  # sha256 of the version's folder (data and frozen modules)
+    at_version: Callable[[str], "Game"] | None = None  # loads another installed version of the same game
+    upcast: Callable[[Event], Event] = unchanged  # an older payload shape of a stored game event -> this one
+
+    def at(self, version: str | None) -> "Game":
+        """This game's rules at `version` (None, or this one: itself)."""
+        if version is None or version == self.rules_version:
+            return self
+        if self.at_version is None:
+            raise ValueError(f"{self.id} has only rules version {self.rules_version}, not {version!r}")
+        return self.at_version(version)

@@ -15,6 +15,10 @@ INVITATION_DECLINED = "invitation_declined"
 MATCH_CANCELLED = "match_cancelled"
 CHAT_POSTED = "chat_posted"
 REMATCH_CREATED = "rematch_created"
+RULES_UPGRADED = "rules_upgraded"  # {"from", "to"}: the match is judged by the new rules version from here on
+RULES_UPGRADE_PROPOSED = "rules_upgrade_proposed"  # {"proposal", "from", "to", "by"}: the other seated players vote
+RULES_UPGRADE_VOTED = "rules_upgrade_voted"  # {"proposal", "player", "accept"}
+RULES_UPGRADE_REJECTED = "rules_upgrade_rejected"  # {"proposal", "cause", "reason"?}: the match keeps its rules
 
 # platform events that are talk or bookkeeping, not a player's move: they never count as acting
 # (take-back, turn deadlines, the inbox's "waiting since")
@@ -23,6 +27,5 @@ NOT_ACTIONS = frozenset({CHAT_POSTED, REMATCH_CREATED})
 PLATFORM = "platform"
 GAME = "game"
 
-RULES_VERSION = "2026.11"
 STAND_IN_STARTED = "stand_in_started"
 STAND_IN_ENDED = "stand_in_ended"

@@ -23,7 +23,8 @@ def response_body(obj, default=None, fallback=None) -> bytes:
 def state_document(match, user_id: str | None) -> dict:
     """The match as `user_id` (or a spectator, None) may see it: what GET /state answers."""
     viewer = match.viewer_for(user_id)
-    return {"id": match.id, "game": match.game_id, "status": match.status, "version": match.version,
+    return {"id": match.id, "game": match.game_id, "rules_version": match.game.rules_version,
+            "status": match.status, "version": match.version,
             "players": list(match.players), "active_players": match.active_players(),
             "view": match.view(viewer), "result": match.result}
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-_PATH = Path(__file__).with_name("merchant_of_venus.json")
+from domain.engine.versions import data_file
+
+_PATH = data_file(__package__, "merchant_of_venus.json")  # the rules version this package is loaded as
 _KEYS = ("squares", "links", "nav_exits", "telegates", "systems", "cultures", "ships", "equipment",
          "passengers", "demands", "races", "defaults")
 KINDS = ("space", "nav", "telegate", "orbital", "city", "port", "base")

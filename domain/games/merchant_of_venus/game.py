@@ -12,6 +12,7 @@ from __future__ import annotations
 from marshmallow import ValidationError
 
 from domain.engine import Game, command
+from domain.engine.versions import rules_fields
 
 from . import contact, data, movement, trading, turns
 from .command_text import describe_command
@@ -173,4 +174,5 @@ GAME = Game(
     on_timeout=on_timeout,
     describe=describe,
     describe_command=describe_command,
+    **rules_fields(__package__),
 )

@@ -4,7 +4,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-_PATH = Path(__file__).with_name("origins.json")
+from domain.engine.versions import data_file
+
+_PATH = data_file(__package__, "origins.json")  # the rules version this package is loaded as
 
 
 def _require(cond: bool, message: str) -> None:

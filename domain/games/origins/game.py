@@ -16,6 +16,7 @@ Interpretations beyond the spec (see also /work/shared/rules/origins.md §10):
 from __future__ import annotations
 
 from domain.engine import Game
+from domain.engine.versions import rules_fields
 
 from .command_text import describe_command
 from .data import DATA
@@ -53,4 +54,5 @@ GAME = Game(
     on_timeout=on_timeout,
     describe=describe,
     describe_command=describe_command,
+    **rules_fields(__package__),
 )

@@ -4,7 +4,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-DATA_FILE = Path(__file__).with_name("ti4_exploration.json")
+from domain.engine.versions import data_file
+
+DATA_FILE = data_file(__package__, "ti4_exploration.json")  # the rules version this package is loaded as
 
 PLANET_DECKS = ("cultural", "hazardous", "industrial")
 DECKS = ("cultural", "industrial", "hazardous", "frontier")

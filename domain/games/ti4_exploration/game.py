@@ -25,6 +25,7 @@ Interpretations where the spec is silent or unclear:
 from __future__ import annotations
 
 from domain.engine import Game
+from domain.engine.versions import rules_fields
 
 from .command_text import describe_command
 from .describe import describe
@@ -72,4 +73,5 @@ GAME = Game(
     on_timeout=on_timeout,
     describe=describe,
     describe_command=describe_command,
+    **rules_fields(__package__),
 )

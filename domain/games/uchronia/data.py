@@ -4,7 +4,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-_PATH = Path(__file__).with_name("uchronia.json")
+from domain.engine.versions import data_file
+
+_PATH = data_file(__package__, "uchronia.json")  # the rules version this package is loaded as
 _EFFECTS = {"order_bonus", "extra_draw", "free_copy", "raid", "operation_limit", "any_discard"}
 
 

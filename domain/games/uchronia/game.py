@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from domain.engine import Game
+from domain.engine.versions import rules_fields
 
 from .command_text import describe_command
 from .commands import decide
@@ -68,4 +69,5 @@ GAME = Game(
     on_timeout=_on_timeout,
     describe=describe,
     describe_command=describe_command,
+    **rules_fields(__package__),
 )

@@ -13,7 +13,8 @@ bp = Blueprint("games", __name__)
 def describe_game(game) -> dict:
     """A game's public declaration."""
     return {"id": game.id, "title": game.title, "min_players": game.min_players,
-            "max_players": game.max_players, "options": schema_json(game.options_schema),
+            "max_players": game.max_players, "rules_version": game.rules_version,
+            "rules_versions": list(game.rules_versions), "options": schema_json(game.options_schema),
             "commands": {t: schema_json(s) for t, s in game.command_schemas.items()}}
 
 

@@ -22,7 +22,8 @@ MATCH_ID = {"match_id": "$response.body#/id"}
 
 def summary(match) -> dict:
     """The public summary of a live match."""
-    return {"id": match.id, "game": match.game_id, "status": match.status, "seats": match.seats,
+    return {"id": match.id, "game": match.game_id, "rules_version": match.game.rules_version,
+            "status": match.status, "seats": match.seats,
             "players": list(match.players), "version": match.version,
             "active_players": match.active_players(), "result": match.result,
             "created_by": match.created_by, "invited": list(match.invited), "rematch": match.rematch}
