@@ -301,6 +301,8 @@ def decide_create(game, match_id: str, created_by: str, options: dict, commitmen
         if len(seated) > seats:
             raise RuleViolation("platform:match.player-count",
                                 f"{len(bots)} bots and you need {len(seated)} seats, not {seats}")
+    if len(set(seated)) != len(seated):  # a bot named among the players and added again takes one seat only
+        raise RuleViolation("platform:match.distinct-players", "a player or bot may take only one seat")
     if not game.min_players <= seats <= game.max_players:
         raise RuleViolation("platform:match.player-count",
                             f"{game.title} takes {game.min_players}-{game.max_players} players, not {seats}")

@@ -69,3 +69,16 @@ def test_bots_in_an_open_match_and_bad_levels(client, make_user, fast_bots):
                            headers=headers)
     assert too_many.status_code == 422 and "platform:match.player-count" in too_many.get_json()["error"]["rule"]
     assert all(is_bot(p) or p == ann for p in resp.get_json()["players"])
+
+
+@pytest.mark.parametrize("game", ["uchronia", "merchant-of-venus", "ti4-exploration", "origins"])
+def test_a_bot_named_among_the_players_and_added_again_is_refused(client, make_user, game):
+    """`players: [me, bot:greedy:1]` with `bots: [greedy]` would seat one bot twice: a 422 citing the rule, in
+    every game (it was a 201 with the bot in two seats, and a 500 in Uchronia), and no match is created."""
+    me, headers = make_user("ann")
+    first = client.post("/api/matches", json={"game": game, "players": [me], "bots": ["greedy"]}, headers=headers)
+    assert first.status_code == 201, first.get_json()  # the bot's user exists from now on
+    body = {"game": game, "players": [me, "bot:greedy:1"], "bots": ["greedy"]}
+    resp = client.post("/api/matches", json=body, headers=headers)
+    assert resp.status_code == 422, resp.get_json()
+    assert resp.get_json()["error"]["rule"] == "platform:match.distinct-players"
