@@ -5,6 +5,7 @@ import importlib
 import importlib.util
 import re
 import sys
+from datetime import date
 from pathlib import Path
 
 SCAFFOLD = Path(__file__).with_name("scaffold")
@@ -49,13 +50,15 @@ def scaffold_files(game_id: str, title: str, root: Path) -> dict:
     """{path: text} of a new game package, its data, board and tests."""
     package = game_id.replace("-", "_")
     values = {"game_id": game_id, "title": title, "package": package}
+    first = f"{date.today():%Y.%m}"  # the first rules version; `turnstream rules bump` makes the next
 
     def fill(name):
         return (SCAFFOLD / name).read_text().format(**values)
 
     return {root / "domain" / "games" / package / "__init__.py": fill("init.py.tmpl"),
             root / "domain" / "games" / package / "game.py": fill("game.py.tmpl"),
-            root / "domain" / "games" / package / f"{package}.json": fill("data.json.tmpl"),
+            root / "domain" / "games" / package / "versions" / "index.json": f'{{"versions": ["{first}"]}}\n',
+            root / "domain" / "games" / package / "versions" / first / f"{package}.json": fill("data.json.tmpl"),
             root / "service" / "web" / "boards" / f"{package}.py": fill("board.py.tmpl"),
             root / "tests" / "unit" / package / f"test_{package}.py": fill("test.py.tmpl")}
 

@@ -10,7 +10,9 @@ def test_scaffold_passes_the_kit_and_draws_its_board(tmp_path, capsys):
     """The scaffold's files are written, its GAME passes every clause, its board renders an SVG."""
     assert main(["new-game", "stone-pile", "--root", str(tmp_path)]) == 0
     package = tmp_path / "domain" / "games" / "stone_pile"
-    for path in (package / "game.py", package / "stone_pile.json", tmp_path / "service" / "web" / "boards" / "stone_pile.py",
+    data = next((package / "versions").glob("*/stone_pile.json"))  # the first rules version's data
+    assert (package / "versions" / "index.json").exists()
+    for path in (package / "game.py", data, tmp_path / "service" / "web" / "boards" / "stone_pile.py",
                  tmp_path / "tests" / "unit" / "stone_pile" / "test_stone_pile.py"):
         assert path.exists(), path
     capsys.readouterr()
