@@ -2,14 +2,23 @@
 name, token digest, webhook; never a raw token) to a directory, and back into an empty or another Redis."""
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 from datetime import datetime, timezone
 from pathlib import Path
+from urllib.parse import urlsplit
 
+from domain.engine import aggregate as agg
 from domain.engine import audit as audit_mod
 from domain.engine import platform_events as pe
+from domain.engine.bot_seats import is_bot
+from domain.engine.hashing import LEGACY_FORMAT, SALTED_FORMAT
 
+from service.app.display_names import MAX_LENGTH as MAX_NAME, display_name
 from service.app.history import EXPORT_FORMAT, History
+from service.app.ids import id_refusal
+from service.app.webhook_targets import literal_refusal, parse_allowlist
 from service.store.keys import Keys
 
 BACKUP_KIND = "turnstream-operator-backup/1"
@@ -78,6 +87,18 @@ def export_all(w, directory: Path, say=print) -> dict:
 
 
 # -- import ----------------------------------------------------------------------------------------
+# `turnstream import` trusts nothing in the files: every file is checked first and, when anything is refused,
+# nothing at all is written. A match: its id, the chain with the secret seed, the seed against the commitment,
+# the chain format against what match_created records, every draw, the ids it names, and its status, version and
+# head recomputed by folding its events. A user: the id and name checks of the API, no token for a bot, a token
+# digest and webhook as the service stores them (the webhook target checked as a registration checks it).
+TOKEN_DIGEST = re.compile(r"[0-9a-f]{64}")
+WEBHOOK_SECRET = re.compile(r"[\x21-\x7e]{16,128}")  # as PUT /api/users/me/webhook takes one
+# match_created fields written only by versions that salt every chain (format 2): a format-1 stream with one of
+# them had its chain rewritten unsalted (the hash oracle reopened)
+SALTED_ERA_FIELDS = ("invited", "rules_version", "rules_digest")
+
+
 def backup_files(paths) -> list:
     """The JSON files named, a backup directory expanded to its users file then its match files."""
     out = []
@@ -90,80 +111,279 @@ def backup_files(paths) -> list:
     return out
 
 
-def verify_match(doc: dict, games: dict) -> dict:
-    """The audit report of a backed-up match (chain with its seed, commitment, draws); refuses a bad one."""
-    if doc.get("format") != EXPORT_FORMAT or not isinstance(doc.get("events"), list) or not doc["events"]:
-        raise RestoreRefused("not a turnstream match export")
+def _seed_of(doc: dict) -> tuple[bytes | None, str | None]:
+    """(the backup's secret seed as bytes, why it cannot be used)."""
     seed = doc.get("secret_seed") or doc.get("seed")
     if not seed:
-        raise RestoreRefused("no seed: only an operator backup (turnstream export --all) can be restored")
-    report = audit_mod.audit(doc["match"], doc["events"], games, claimed_length=doc.get("length"),
-                             claimed_head=doc.get("head"), seed=bytes.fromhex(seed))
+        return None, "no seed: only an operator backup (turnstream export --all) can be restored"
+    try:
+        return bytes.fromhex(seed), None
+    except (ValueError, TypeError):
+        return None, "the secret seed is not hexadecimal"
+
+
+def _chain_problems(created: dict) -> list:
+    """A chain format match_created cannot have declared: unknown, or unsalted (1) where it was salted."""
+    data = created["data"]
+    if "chain" not in data:
+        era = [k for k in SALTED_ERA_FIELDS if k in data]
+        if not era:
+            return []  # a match from before the salt: it keeps its unsalted chain
+        return [f"match_created declares no chain format (the unsalted format 1 of old matches) but records "
+                f"{', '.join(era)}, written only since every chain is salted (format 2): a downgraded chain"]
+    fmt = data["chain"]
+    if isinstance(fmt, bool) or fmt not in (LEGACY_FORMAT, SALTED_FORMAT):
+        return [f"match_created declares the unknown chain format {fmt!r}"]
+    if fmt == LEGACY_FORMAT:  # the service never wrote "chain": 1 (old matches name none, new ones 2)
+        return ["match_created declares the unsalted chain format 1, which no match was created with: a downgraded "
+                "chain"]
+    return []
+
+
+def _named_ids(match) -> list:
+    """The problems with the user and match ids a folded match names (players, creator, invited, actors, rematch)."""
+    problems = []
+    users = dict.fromkeys([*match.players, *match.invited, *([match.created_by] if match.created_by else [])])
+    users.update(dict.fromkeys(e.get("actor") for e in match.envelopes if e.get("actor") is not None))
+    for uid in users:
+        why = id_refusal("user_id", uid)
+        if why:
+            problems.append(f"it names a user whose id is refused: {why}")
+    if match.rematch is not None and id_refusal("match_id", match.rematch):
+        problems.append(f"its rematch is refused: {id_refusal('match_id', match.rematch)}")
+    return problems
+
+
+def check_match(doc, games: dict) -> tuple[dict | None, list]:
+    """(what to write, []) for a backed-up match that verifies in every way this file lets it be verified, else
+    (None, [one line per problem])."""
+    if not isinstance(doc, dict) or doc.get("format") != EXPORT_FORMAT or not isinstance(doc.get("events"), list) \
+            or not doc["events"] or not all(isinstance(e, dict) for e in doc["events"]):
+        return None, ["not a turnstream match export"]
+    match_id, events = doc.get("match"), doc["events"]
+    problems = []
+    if id_refusal("match_id", match_id):
+        return None, [f"the match id is refused: {id_refusal('match_id', match_id)}"]
+    seed, why = _seed_of(doc)
+    if seed is None:
+        return None, [why]
+    created = events[0]
+    data = created.get("data") if isinstance(created.get("data"), dict) else {}
+    if created.get("type") != pe.MATCH_CREATED or created.get("version") != 1 or not data.get("commitment"):
+        return None, ["the stream does not open with match_created"]
+    if data.get("game") not in games:
+        return None, [f"game {data.get('game')!r} is not hosted here"]
+    if hashlib.sha256(seed).hexdigest() != data["commitment"]:
+        problems.append("the secret seed does not match the commitment published in match_created "
+                        "(sha256(seed) differs)")
+    elif doc.get("commitment") not in (None, data["commitment"]):
+        problems.append("the file's commitment is not the one match_created published")
+    problems += _chain_problems(created)
+    if problems:  # without the right seed or format the chain cannot be checked as it was made
+        return None, problems
+    report = audit_mod.audit(match_id, events, games, claimed_length=doc.get("length"),
+                             claimed_head=doc.get("head"), seed=seed)
     if not report["ok"]:
-        raise RestoreRefused(f"the chain does not verify (broken at {report['broken_at']}; "
-                             f"{'; '.join(report.get('problems', [])) or 'see turnstream audit --file'})")
-    return report
+        return None, [f"the chain does not verify (broken at {report['broken_at']}; "
+                      f"{'; '.join(report.get('problems', [])) or 'see turnstream audit --file'})"]
+    if not report["randomness"]["revealed"]:  # the audit checks draws once revealed: check them with the secret
+        problems += [f"randomness: {p}" for p in audit_mod.check_draws(match_id, seed, events)]
+    try:
+        match = agg.fold(match_id, events, games)
+    except Exception as exc:  # noqa: BLE001 - any failure to fold is a refusal with its reason
+        return None, problems + [f"the events do not fold into a match ({type(exc).__name__}: {exc})"]
+    problems += _named_ids(match)
+    if doc.get("status") not in (None, match.status):
+        problems.append(f"the file says status {doc['status']!r}, its events say {match.status!r}")
+    if doc.get("game") not in (None, match.game_id):
+        problems.append(f"the file says game {doc['game']!r}, its match_created says {match.game_id!r}")
+    if problems:
+        return None, problems
+    return {"match": match_id, "game": match.game_id, "events": events, "version": match.version,
+            "head": match.head, "status": match.status, "secret": seed.hex(), "report": report}, []
 
 
-def restore_match(w, doc: dict) -> int:
-    """Verify a match's chain, then write it through the store's append script (its keys, partition and
-    log entry as a live append makes them) if no match of that id exists; the number of events written."""
-    verify_match(doc, w.games)
-    created = doc["events"][0]
-    if created.get("type") != pe.MATCH_CREATED or created["data"].get("game") not in w.games:
-        raise RestoreRefused(f"game {created.get('data', {}).get('game')!r} is not hosted here")
-    status = doc.get("status") or "active"
-    secret = doc.get("secret_seed") or doc.get("seed")
-    res = w.store.append(doc["match"], created["data"]["game"], 0, doc["events"], "0" * 64, doc["head"], status,
-                         secret=secret)
+def _webhook_problems(user: dict, allow: tuple) -> list:
+    """A webhook as PUT /api/users/me/webhook would refuse it: not an http(s) URL, a bad port, a target that is not
+    public (nor allowlisted by TURNSTREAM_WEBHOOK_ALLOW), a malformed signing secret."""
+    url, secret = user.get("webhook"), user.get("webhook_secret")
+    problems = []
+    if url is not None:
+        try:
+            parts = urlsplit(url) if isinstance(url, str) else None
+            port_ok = parts is not None and parts.port != 0
+        except ValueError:
+            parts, port_ok = None, False
+        if parts is None or parts.scheme not in ("http", "https") or not parts.hostname \
+                or any(ch.isspace() or ord(ch) < 0x20 for ch in url):
+            problems.append(f"webhook {url!r} is not an http or https URL")
+        elif not port_ok:
+            problems.append(f"webhook {url!r}: the port must be 1-65535")
+        else:
+            refusal = literal_refusal(url, allow)
+            if refusal:
+                problems.append(f"webhook {url!r} is refused: {refusal}")
+    if secret is not None and not (isinstance(secret, str) and WEBHOOK_SECRET.fullmatch(secret)):
+        problems.append("the webhook secret is not 16-128 printable ASCII characters without spaces")
+    return problems
+
+
+def check_user(user) -> list:
+    """The problems with one user record of a users file, as the API would see them (empty: it can be written)."""
+    if not isinstance(user, dict):
+        return ["not a user record"]
+    uid, problems = user.get("id"), []
+    why = id_refusal("user_id", uid)
+    if why:
+        return [f"the user id is refused: {why}"]
+    name = user.get("name")
+    if not isinstance(name, str):
+        problems.append("no name")
+    else:
+        reasons = []
+        try:
+            if display_name(name) != name:
+                reasons.append("the API stores names without spaces at either end")
+        except ValueError as exc:
+            reasons.append(str(exc))
+            try:  # too long: what else is wrong with it
+                display_name(name.strip()[:MAX_NAME])
+            except ValueError as more:
+                reasons.append(str(more))
+        if reasons:
+            problems.append(f"name {name[:24]!r}{'...' if len(name) > 24 else ''} ({len(name)} characters) is "
+                            f"refused: {'; '.join(dict.fromkeys(reasons))}")
+    digest = user.get("token_hash")
+    if is_bot(uid):
+        if digest or user.get("legacy_token_key"):
+            problems.append("a bot has no token: its record may not carry one")
+    elif digest is not None and not (isinstance(digest, str) and TOKEN_DIGEST.fullmatch(digest)):
+        problems.append("the token digest is not a SHA-256 in lowercase hex")
+    if user.get("legacy_token_key") and not digest:
+        problems.append("a legacy token key without a token digest")
+    return problems
+
+
+def check_users(doc, allow: tuple = ()) -> tuple[list, list]:
+    """(the user records to write, [one line per problem]) of a users file."""
+    if not isinstance(doc, dict) or doc.get("kind") != BACKUP_KIND or not isinstance(doc.get("users"), list):
+        return [], ["not a users file of an operator backup"]
+    records, problems = [], []
+    for user in doc["users"]:
+        found = check_user(user) + (_webhook_problems(user, allow) if isinstance(user, dict) else [])
+        label = f"user {user.get('id')!r}" if isinstance(user, dict) and isinstance(user.get("id"), str) else "a user"
+        problems += [f"{label}: {p}" for p in found]
+        if not found:
+            records.append(user)
+    return records, problems
+
+
+def plan_import(w, paths) -> tuple[dict, list]:
+    """Read and check every file, then what is already in this Redis: ({"users", "matches"}, problems). Nothing
+    is written; any problem refuses the whole import."""
+    allow = parse_allowlist(getattr(w.settings, "webhook_allow", "") or "")
+    plan: dict = {"users": [], "matches": []}
+    problems: list = []
+    user_src, match_src = {}, {}
+    for path in backup_files(paths):
+        try:
+            doc = json.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            problems.append(f"{path}: cannot be read as JSON ({exc})")
+            continue
+        if isinstance(doc, dict) and "users" in doc and "events" not in doc:
+            records, found = check_users(doc, allow)
+            problems += [f"{path}: {p}" for p in found]
+            for user in records:
+                if user["id"] in user_src:
+                    problems.append(f"{path}: user {user['id']!r} is also in {user_src[user['id']]}")
+                    continue
+                user_src[user["id"]] = path
+                plan["users"].append(user)
+        else:
+            match, found = check_match(doc, w.games)
+            problems += [f"{path}: {p}" for p in found]
+            if match is not None:
+                if match["match"] in match_src:
+                    problems.append(f"{path}: match {match['match']} is also in {match_src[match['match']]}")
+                    continue
+                match_src[match["match"]] = path
+                plan["matches"].append(match)
+    digests: dict = {}
+    for user in plan["users"]:
+        if user.get("token_hash"):
+            if user["token_hash"] in digests:
+                problems.append(f"{user_src[user['id']]}: user {user['id']!r} has the token digest of user "
+                                f"{digests[user['token_hash']]!r}")
+            digests.setdefault(user["token_hash"], user["id"])
+    problems += _already_here(w, plan, user_src, match_src)
+    return plan, problems
+
+
+def _already_here(w, plan: dict, user_src: dict, match_src: dict) -> list:
+    """What of the plan this Redis already holds (users, legacy token keys, matches): one pipelined read."""
+    users, matches = plan["users"], plan["matches"]
+    legacy = [u for u in users if u.get("legacy_token_key")]
+    if not users and not matches:
+        return []
+    pipe = w.redis.pipeline(transaction=False)
+    for user in users:
+        pipe.exists(Keys.user(user["id"]))
+    for user in legacy:
+        pipe.exists(Keys.token(user["token_hash"]))
+    for match in matches:
+        pipe.exists(w.store.keys.meta(match["match"]), w.store.keys.stream(match["match"]))
+    found = iter(pipe.execute())
+    problems = [f"{user_src[u['id']]}: user {u['id']}: already exists here" for u in users if next(found)]
+    problems += [f"{user_src[u['id']]}: user {u['id']}: its legacy token key is already in use here"
+                 for u in legacy if next(found)]
+    problems += [f"{match_src[m['match']]}: a match with this id already exists here" for m in matches if next(found)]
+    return problems
+
+
+def restore_match(w, plan: dict) -> int:
+    """Write one checked match through the store's append script (its keys, partition and log entry as a live
+    append makes them), with the status and head its events gave; the number of events written."""
+    res = w.store.append(plan["match"], plan["game"], 0, plan["events"], "0" * 64, plan["head"], plan["status"],
+                         secret=plan["secret"])
     if res.status != "ok":
-        raise RestoreRefused("a match with this id already exists here")
+        raise RestoreRefused("a match with this id appeared here during the import")
     return res.version
 
 
-def restore_users(w, doc: dict) -> tuple[int, list]:
-    """Write the users that do not exist yet (records and name index); (written, refused messages)."""
+def restore_user(w, user: dict) -> None:
+    """Write one checked user record and its name index entry (and a legacy token key when it had one)."""
     from service.app.users import name_entry
-    if doc.get("kind") != BACKUP_KIND or not isinstance(doc.get("users"), list):
-        raise RestoreRefused("not a users file of an operator backup")
-    written, refused = 0, []
-    for user in doc["users"]:
-        uid = user.get("id")
-        if not uid or not user.get("name"):
-            refused.append(f"user {uid!r}: no id or name")
-            continue
-        if w.redis.exists(Keys.user(uid)):
-            refused.append(f"user {uid}: already exists here")
-            continue
-        pipe = w.redis.pipeline(transaction=False)
-        pipe.hset(Keys.user(uid), mapping={k: user[k] for k in USER_FIELDS if user.get(k)})
-        pipe.zadd(Keys.user_names(), {name_entry(user["name"], uid): 0})
-        if user.get("legacy_token_key") and user.get("token_hash"):
-            pipe.set(Keys.token(user["token_hash"]), uid)
-        pipe.execute()
-        written += 1
-    return written, refused
+    pipe = w.redis.pipeline(transaction=False)
+    pipe.hset(Keys.user(user["id"]), mapping={k: user[k] for k in USER_FIELDS if user.get(k)})
+    pipe.zadd(Keys.user_names(), {name_entry(user["name"], user["id"]): 0})
+    if user.get("legacy_token_key") and user.get("token_hash"):
+        pipe.set(Keys.token(user["token_hash"]), user["id"])
+    pipe.execute()
 
 
 def import_files(w, paths, say=print) -> dict:
-    """Restore users and matches from backup files (each match verified first); then rebuild the projections.
-    Returns {"users", "matches", "events", "refused": [messages]}."""
+    """Restore users and matches from backup files: every file checked first (plan_import); if anything is
+    refused nothing is written; else users, then matches, then every projection rebuilt.
+    Returns {"users", "matches", "events", "refused": [one line per problem]}."""
     from projections.rebuild import rebuild_projections
     counts = {"users": 0, "matches": 0, "events": 0, "refused": []}
-    files = backup_files(paths)
-    for n, path in enumerate(files, 1):
+    plan, problems = plan_import(w, paths)
+    if problems:
+        counts["refused"] = problems
+        say(f"  nothing restored: {len(problems)} problem{'s' if len(problems) != 1 else ''} found")
+        return counts
+    for user in plan["users"]:
+        restore_user(w, user)
+        counts["users"] += 1
+    for n, match in enumerate(plan["matches"], 1):
         try:
-            doc = json.loads(Path(path).read_text(encoding="utf-8"))
-            if isinstance(doc, dict) and "users" in doc and "events" not in doc:
-                written, refused = restore_users(w, doc)
-                counts["users"] += written
-                counts["refused"] += [f"{path}: {r}" for r in refused]
-            else:
-                counts["events"] += restore_match(w, doc)
-                counts["matches"] += 1
-        except (OSError, ValueError, KeyError, TypeError, RestoreRefused) as exc:
-            counts["refused"].append(f"{path}: {exc}")
-        if n % 100 == 0 or n == len(files):
-            say(f"  files {n}/{len(files)}: {counts['matches']} matches, {counts['users']} users restored")
+            counts["events"] += restore_match(w, match)
+            counts["matches"] += 1
+        except RestoreRefused as exc:  # a writer raced the import since it was checked
+            counts["refused"].append(f"match {match['match']}: {exc}")
+        if n % 100 == 0 or n == len(plan["matches"]):
+            say(f"  matches {n}/{len(plan['matches'])} restored ({counts['events']} events)")
+    say(f"  users {counts['users']} restored")
     rebuild_projections(w, say)
     return counts

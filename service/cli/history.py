@@ -132,13 +132,18 @@ def _export_all(args) -> int:
 
 
 def cmd_import(args) -> int:
-    """Restore an operator backup (directories or files): verify each match, write it, rebuild projections."""
+    """Restore an operator backup (directories or files): check every file first, write only if nothing is
+    refused, rebuild projections. Each problem is one line on standard error; exit 1 when there is any."""
     from service.app.backup import import_files
     from service.logs import say
     from service.bootstrap import build
     counts = import_files(build(), args.files, say)
     for problem in counts["refused"]:
-        print(f"  refused {problem}", file=sys.stderr)
+        print(f"turnstream import: refused {problem}", file=sys.stderr)
+    if counts["refused"] and not (counts["matches"] or counts["users"]):
+        print(f"turnstream import: nothing restored: {len(counts['refused'])} problem(s); nothing was written",
+              file=sys.stderr)
+        return 1
     print(f"restored {counts['matches']} matches ({counts['events']} events) and {counts['users']} users; "
           f"{len(counts['refused'])} refused", file=sys.stderr)
     return 1 if counts["refused"] else 0
@@ -175,10 +180,14 @@ def add_commands(sub) -> None:
     export.set_defaults(func=_guarded(cmd_export))
 
     restore = sub.add_parser("import", help="restore an operator backup into this Redis (empty or not)",
-                             description="Restore what `turnstream export --all -o DIR` wrote: users that do not "
-                                         "exist yet, then each match after verifying its hash chain, commitment "
-                                         "and draws with its seed, written through the store (its partition, "
-                                         "hash tag and change log); a match that already exists is refused. "
-                                         "Then every projection is rebuilt. Exit 1 if anything was refused.")
+                             description="Restore what `turnstream export --all -o DIR` wrote. Every file is "
+                                         "checked before anything is written: each match's hash chain with its "
+                                         "seed, the seed against the commitment, the chain format match_created "
+                                         "declares, every draw, its status and version recomputed from its "
+                                         "events; match and user ids and names as the API checks them; no token "
+                                         "for a bot; webhook targets as a registration checks them; nothing that "
+                                         "already exists here. Any problem: one line each, nothing written, exit "
+                                         "1. Else users, then matches through the store (partition, hash tag, "
+                                         "change log), then every projection is rebuilt.")
     restore.add_argument("files", nargs="+", metavar="FILE", help="backup directories or their JSON files")
     restore.set_defaults(func=_guarded(cmd_import))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from urllib.parse import unquote_to_bytes
 
+from service.app.ids import ID_SHAPES  # the ids a URL may name; `turnstream import` checks the same shapes
 from service.web.errors import ApiError
 
 MAX_DEPTH = 32  # nesting levels of arrays and objects in a request body
@@ -120,11 +121,6 @@ def check_url(environ: dict) -> None:
         unquote_to_bytes(environ.get("QUERY_STRING", "")).decode("utf-8")
     except (UnicodeDecodeError, UnicodeEncodeError):
         raise _invalid_string() from None
-
-
-# ids as the service makes them (m_ + 16 hex; u_ + 12 hex; bot:<level>:<n>), with room for imported ones: never
-# a brace, a colon in a match id, a space or anything else that could make a Redis key name other than its own
-ID_SHAPES = {"match_id": re.compile(r"[A-Za-z0-9_\-]{1,64}"), "user_id": re.compile(r"[A-Za-z0-9_\-:]{1,64}")}
 
 
 def check_ids(values: dict) -> None:
