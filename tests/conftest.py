@@ -1,4 +1,8 @@
-"""Shared fixtures: a real Redis the tests start themselves (or REDIS_URL), wiring, app and client."""
+"""Shared fixtures: a real Redis the tests start themselves (or TEST_REDIS_URL, checked), wiring, app and client.
+
+The tests flush the database they use, so they never use one they did not make: REDIS_URL, RQ_REDIS_URL and
+REDIS_CLUSTER are dropped from the environment (the processes the tests start get the tests' own URL), and
+TEST_REDIS_URL is used only when that database is empty or marked as a test database."""
 from __future__ import annotations
 
 import os
@@ -12,16 +16,66 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 
+# whatever Redis the shell names is never the tests' (nor the processes' they start): it may hold real data
+for _name in ("REDIS_URL", "RQ_REDIS_URL", "REDIS_CLUSTER"):
+    os.environ.pop(_name, None)
+
+TEST_DATABASE_MARKER = "turnstream-test-database"  # a key saying "the tests may flush this database"
+
 # tests keep the rate limits out of the way, except the rate-limit tests themselves
 HIGH_LIMITS = {"account_rate_limit": "100000/minute", "match_rate_limit": "100000/minute",
                "chat_rate_limit": "100000/minute"}
 
 
+def shown(url: str) -> str:
+    """A Redis URL without its password."""
+    import re
+    return re.sub(r"//([^:@/]*):[^@/]*@", r"//\1:***@", url)
+
+
+def claim_test_database(url: str) -> str | None:
+    """None when the database at `url` may be used (and flushed) by the tests, after marking it; else why not:
+    it holds keys and no TEST_DATABASE_MARKER, or it does not answer."""
+    import redis
+    client = redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=5)
+    try:
+        keys = client.dbsize()
+        if keys and not client.exists(TEST_DATABASE_MARKER):
+            return (f"TEST_REDIS_URL={shown(url)} holds {keys} keys and no {TEST_DATABASE_MARKER!r} key: the tests "
+                    f"flush the database they use, so they refuse one that may hold real data. Point TEST_REDIS_URL "
+                    f"at an empty database, mark a test database (redis-cli -u URL SET {TEST_DATABASE_MARKER} 1), or "
+                    f"unset it: the tests then start their own Redis")
+        client.set(TEST_DATABASE_MARKER, "1")
+        return None
+    except redis.RedisError as exc:
+        return f"TEST_REDIS_URL={shown(url)} does not answer ({exc}); unset it and the tests start their own Redis"
+    finally:
+        client.close()
+
+
+def mark_test_database(url: str) -> None:
+    """Put the marker back (a test's flush removed it) so the next run accepts this database again."""
+    import redis
+    client = redis.Redis.from_url(url, socket_connect_timeout=2)
+    try:
+        client.set(TEST_DATABASE_MARKER, "1")
+    except redis.RedisError:
+        pass
+    finally:
+        client.close()
+
+
 @pytest.fixture(scope="session")
 def redis_url(tmp_path_factory):
-    """The URL of a real Redis: REDIS_URL when set, else a redis-server started for this session."""
-    if os.environ.get("REDIS_URL"):
-        yield os.environ["REDIS_URL"]
+    """The URL of a real Redis: a redis-server started for this session, or TEST_REDIS_URL when that database
+    is empty or carries TEST_DATABASE_MARKER (refused otherwise: never flush a database the tests did not make)."""
+    url = os.environ.get("TEST_REDIS_URL")
+    if url:
+        refused = claim_test_database(url)
+        if refused:
+            pytest.exit(refused, returncode=4)
+        yield url
+        mark_test_database(url)
         return
     from service.server.embedded_redis import EmbeddedRedis
     server = EmbeddedRedis(tmp_path_factory.mktemp("redis"), appendfsync="no").start()
@@ -31,10 +85,12 @@ def redis_url(tmp_path_factory):
 
 @pytest.fixture
 def redis_client(redis_url):
-    """A client on an emptied database."""
+    """A client on an emptied database (a TEST_REDIS_URL database keeps its marker)."""
     import redis
     client = redis.Redis.from_url(redis_url, decode_responses=True)
     client.flushdb()
+    if os.environ.get("TEST_REDIS_URL"):
+        client.set(TEST_DATABASE_MARKER, "1")
     yield client
     client.close()
 

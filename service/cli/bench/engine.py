@@ -29,8 +29,9 @@ PLAYERS = 3
 def add_commands(sub) -> None:
     """Register `turnstream bench`."""
     p = sub.add_parser("bench", help="measure command throughput and latency, replay, projection lag, memory",
-                       description="Benchmark the service on one Redis: REDIS_URL, else an embedded redis-server "
-                                   "in a temporary directory. Progress goes to stderr.")
+                       description="Benchmark the service on its own embedded redis-server in a temporary "
+                                   "directory (REDIS_URL is never used: the bench writes matches and users), or on "
+                                   "the Redis given with --redis. Progress goes to stderr.")
     p.add_argument("--json", action="store_true", help="print one JSON object with every figure last")
     p.add_argument("--matches", type=int, default=0, help="concurrent Uchronia matches (default: enough for --commands)")
     p.add_argument("--commands", type=int, default=0, help="in-process commands to time (default 6000, quick 2000)")
@@ -42,6 +43,11 @@ def add_commands(sub) -> None:
     p.add_argument("--appendfsync", choices=("always", "everysec", "no"), default="everysec",
                    help="AOF fsync policy of the embedded Redis (default everysec)")
     p.add_argument("--quick", action="store_true", help="fewer commands and shorter phases")
+    p.add_argument("--redis", metavar="URL", default="",
+                   help="measure on this Redis instead of an embedded one; it must be empty (the bench writes "
+                        "matches and users into it and leaves them) unless --redis-allow-nonempty")
+    p.add_argument("--redis-allow-nonempty", action="store_true",
+                   help="with --redis: write into a database that already holds keys")
     from service.cli.bench import bots
     bots.add_arguments(p)
     p.add_argument("--http", action="store_true",
@@ -370,7 +376,8 @@ def worker_main(argv: list) -> int:
 
 def bench_env(w, url: str) -> dict:
     """The environment of a service process started by the bench: its Redis, partitions, no rate limit."""
-    return dict(os.environ, REDIS_URL=url, RQ_REDIS_URL=w.settings.queue_url,
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_CLUSTER"}  # the bench's Redis is a plain one
+    return dict(env, REDIS_URL=url, RQ_REDIS_URL=w.settings.queue_url,
                 TURNSTREAM_PARTITIONS=str(w.settings.partitions), TURNSTREAM_RECONCILE_SECONDS="1",
                 TURNSTREAM_RATE_LIMIT_PER_MINUTE=str(10 ** 9),
                 PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
@@ -535,12 +542,28 @@ def report(figures: dict) -> str:
     return "\n".join(lines)
 
 
+class BenchRefused(RuntimeError):
+    """The bench will not write into the database it was given."""
+
+
 @contextlib.contextmanager
-def bench_redis(appendfsync: str):
-    """(url, description) of REDIS_URL, or of an embedded redis-server in a temporary directory."""
-    url = os.environ.get("REDIS_URL")
+def bench_redis(appendfsync: str, url: str = "", allow_nonempty: bool = False):
+    """(url, description) of the Redis given with --redis (refused when it holds keys, unless allowed), else of
+    an embedded redis-server in a temporary directory. REDIS_URL is never read: it may name real data."""
     if url:
-        yield url, f"{url} (REDIS_URL; its own persistence settings)"
+        import redis
+        from redis.exceptions import RedisError
+        try:
+            client = redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=5)
+            keys = client.dbsize()
+            client.close()
+        except (RedisError, ValueError) as exc:
+            raise BenchRefused(f"--redis {url}: {exc}") from None
+        if keys and not allow_nonempty:
+            raise BenchRefused(f"--redis {url} holds {keys} keys; the bench writes matches and users into the "
+                               f"database it measures and leaves them there: give an empty database, or add "
+                               f"--redis-allow-nonempty to write into this one on purpose")
+        yield url, f"{url} (--redis; its own persistence settings)"
         return
     from service.server.embedded_redis import EmbeddedRedis
     tmp = tempfile.mkdtemp(prefix="turnstream-bench-")
@@ -555,8 +578,8 @@ def bench_redis(appendfsync: str):
 
 
 def cmd_bench(args) -> int:
-    """Run the benchmark on REDIS_URL, or on an embedded Redis in a temporary directory (--bots: the bot levels;
-    --http: the production web server)."""
+    """Run the benchmark on an embedded Redis in a temporary directory, or on --redis URL (--bots: the bot
+    levels; --http: the production web server)."""
     if args.bots:
         from service.cli.bench.bots import cmd_bench_bots
         return cmd_bench_bots(args)
@@ -568,7 +591,7 @@ def cmd_bench(args) -> int:
         from service.cli.bench import streams
         measure, describe = streams.run_streams, streams.report
     try:
-        with bench_redis(args.appendfsync) as (url, note):
+        with bench_redis(args.appendfsync, args.redis, args.redis_allow_nonempty) as (url, note):
             figures = measure(args, url, note)
     except RuntimeError as exc:
         print(f"turnstream bench: {exc}", file=sys.stderr)

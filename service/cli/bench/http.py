@@ -412,7 +412,7 @@ def run_http(args, url: str, note: str) -> dict:
         engine.wait_caught_up(w, worker)
         server, port = start_server(w, url, args.web_workers, args.worker_class)
         web = children(server.pid)
-        redis_pid = [int(w.redis.info("server")["process_id"])] if not os.environ.get("REDIS_URL") else []
+        redis_pid = [int(w.redis.info("server")["process_id"])] if not args.redis else []
         cpu_pids = {"web": web, "redis": redis_pid, "worker": [worker.pid]}
         progress(f"web server: {' '.join(server_command(port, args.web_workers, args.worker_class)[2:])} "
                  f"({len(web)} workers)")
