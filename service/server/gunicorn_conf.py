@@ -15,7 +15,26 @@ _soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
 if _soft < _hard:
     resource.setrlimit(resource.RLIMIT_NOFILE, (_hard, _hard))
 
-bind = os.environ.get("TURNSTREAM_BIND") or f"0.0.0.0:{os.environ.get('PORT', '8000')}"
+
+def _bind(chosen: str, port: str) -> str:
+    """Where the Procfile's web server listens: loopback on $PORT unless TURNSTREAM_BIND says otherwise, as a
+    gunicorn address (`127.0.0.1:8000`, `unix:/run/turnstream.sock`) or a bare host that takes $PORT (`0.0.0.0`,
+    `::`: every interface, for a platform that routes to $PORT)."""
+    chosen = chosen.strip()
+    if not chosen:
+        return f"127.0.0.1:{port}"
+    if chosen.startswith(("unix:", "fd://")):
+        return chosen
+    if chosen.startswith("["):  # [v6] or [v6]:port
+        return chosen if "]:" in chosen else f"{chosen}:{port}"
+    if chosen.count(":") == 1:  # host:port
+        return chosen
+    if ":" in chosen:  # a bare IPv6 address
+        return f"[{chosen}]:{port}"
+    return f"{chosen}:{port}"  # a bare host
+
+
+bind = _bind(os.environ.get("TURNSTREAM_BIND", ""), os.environ.get("PORT") or "8000")
 worker_class = "gevent"  # one greenlet per connection: an open live-update stream costs no OS thread
 workers = int(os.environ.get("WEB_CONCURRENCY") or 2)  # one per core: commands are CPU-bound in each process
 worker_connections = int(os.environ.get("TURNSTREAM_WORKER_CONNECTIONS") or 6000)  # open sockets per worker
