@@ -5,6 +5,11 @@ An envelope is one stored event: {version, type, scope, actor, at, data, rng, cm
 the fold of the *effective* history: `moves_reverted {from_version}` drops every game event at or
 after `from_version` from it (the stream itself only grows). The draw counter counts every draw
 ever recorded, reverted or not, so a revert never re-rolls.
+
+The game is the match's rules version (`match_created`'s, then each `rules_upgraded`'s: from that event on the
+game state is the effective history folded again under the new version). Every game event reaches the game's
+evolve and redact through the game's `upcast` (an older payload shape read as the current one); the stored
+envelope is never changed.
 """
 from __future__ import annotations
 
@@ -13,7 +18,7 @@ from typing import Any
 
 from . import platform_events as pe
 from .bot_seats import is_bot
-from .contract import ALL
+from .contract import ALL, unchanged
 from .errors import RuleViolation
 from .hashing import CHAIN_FORMAT, LEGACY_FORMAT
 
@@ -21,6 +26,14 @@ from .hashing import CHAIN_FORMAT, LEGACY_FORMAT
 def new_event(type_: str, scope: str = pe.PLATFORM, **data) -> dict:
     """A pending event (before the store numbers and hashes it)."""
     return {"type": type_, "scope": scope, "data": data}
+
+
+def game_event(game, env: dict) -> dict:
+    """A stored game envelope as `game` reads it: {"type", "data"} upcast to the game's payload shape (a new
+    event when the shape changed; the envelope itself is never touched)."""
+    event = {"type": env["type"], "data": env["data"]}
+    upcast = getattr(game, "upcast", unchanged)
+    return event if upcast is unchanged else upcast(event)
 
 
 @dataclass
@@ -51,6 +64,7 @@ class Match:
     disputes: dict = field(default_factory=dict)
     invited: list = field(default_factory=list)  # seated players whose consent is still awaited
     rematch: str | None = None  # the id of this finished match's rematch, once asked for
+    rules_proposal: dict | None = None  # the latest rules-upgrade proposal (replaced, never mutated: see _Rollback)
     envelopes: list = field(default_factory=list)
     effective: list = field(default_factory=list)  # versions of the effective game events
     base: int = 0  # loaded from a snapshot at this version: `envelopes` starts at base + 1
@@ -68,7 +82,9 @@ class Match:
             self.timeouts = {**self.timeouts, env["actor"]: 0}  # replaced, never mutated: see _Rollback
         if env["scope"] == pe.GAME:
             self.effective.append(env["version"])
-            self.game_state = self.game.evolve(self.game_state, {"type": env["type"], "data": env["data"]})
+            event = {"type": env["type"], "data": env["data"]}
+            upcast = getattr(self.game, "upcast", unchanged)
+            self.game_state = self.game.evolve(self.game_state, event if upcast is unchanged else upcast(event))
             return
         handler = _PLATFORM_APPLY.get(env["type"])
         if handler:
@@ -82,7 +98,7 @@ class Match:
         effective = self._effective_set
         for env in self.envelopes_since(1):
             if env["scope"] == pe.GAME and env["version"] in effective:
-                state = self.game.evolve(state, {"type": env["type"], "data": env["data"]})
+                state = self.game.evolve(state, game_event(self.game, env))
         self.game_state = state
 
     def envelopes_since(self, start: int) -> list:
@@ -129,10 +145,11 @@ class Match:
         through the platform's own (`_PLATFORM_REDACT`: the game's secret options in match_created)."""
         out = {"version": env["version"], "type": env["type"], "scope": env["scope"],
                "actor": env.get("actor"), "at": env.get("at"), "data": env["data"]}
+        event = game_event(self.game, env) if env["scope"] == pe.GAME else {"type": env["type"], "data": env["data"]}
+        out["data"] = event["data"]  # a game event in the current payload shape (upcast)
         if self.finished:
             out["rng"] = env.get("rng")
             return out
-        event = {"type": env["type"], "data": env["data"]}
         if env["scope"] == pe.GAME:
             red = self.game.redact(event, viewer)
         else:
@@ -141,7 +158,7 @@ class Match:
             out["data"] = None
             out["redacted"] = True
             return out
-        if red["data"] != env["data"]:
+        if red["data"] != event["data"]:
             out["redacted"] = True
         out["data"] = red["data"]
         return out
@@ -228,6 +245,32 @@ def _apply_seed_revealed(m: Match, d: dict, games: dict) -> None:
     m.seed = d["seed"]
 
 
+def _apply_rules_upgraded(m: Match, d: dict, games: dict) -> None:
+    """From here on the match is judged by rules `to`: its game state is its effective history folded again
+    under them (rules_upgrade.decide_upgrade checked that it folds)."""
+    m.game = games[m.game_id].at(d["to"])
+    p = m.rules_proposal
+    if p is not None and p["status"] == "open":  # carried by the vote, or overtaken by an operator's migration
+        m.rules_proposal = dict(p, status="accepted") if d.get("proposal") == p["id"] else \
+            dict(p, status="rejected", cause="superseded", reason=f"the match moved to rules {d['to']} meanwhile")
+    if m.game_state is not None:
+        m._refold_game()
+
+
+def _apply_rules_upgrade_proposed(m: Match, d: dict, games: dict) -> None:
+    m.rules_proposal = {"id": d["proposal"], "from": d["from"], "to": d["to"], "by": d["by"], "votes": {},
+                        "status": "open"}
+
+
+def _apply_rules_upgrade_voted(m: Match, d: dict, games: dict) -> None:
+    p = m.rules_proposal
+    m.rules_proposal = dict(p, votes={**p["votes"], d["player"]: d["accept"]})
+
+
+def _apply_rules_upgrade_rejected(m: Match, d: dict, games: dict) -> None:
+    m.rules_proposal = dict(m.rules_proposal, status="rejected", cause=d.get("cause"), reason=d.get("reason"))
+
+
 def _public(m: Match, event: dict, viewer: str | None) -> dict:
     """A platform event every viewer sees whole."""
     return event
@@ -245,6 +288,7 @@ def _redact_created(m: Match, event: dict, viewer: str | None) -> dict:
 
 _PLATFORM_REDACT = {
     pe.MATCH_CREATED: _redact_created,
+    pe.RULES_UPGRADED: _public,
 }
 
 _PLATFORM_APPLY = {
@@ -264,6 +308,10 @@ _PLATFORM_APPLY = {
     pe.INVITATION_DECLINED: _apply_invitation_answered,
     pe.MATCH_CANCELLED: _apply_cancelled,
     pe.REMATCH_CREATED: _apply_rematch_created,
+    pe.RULES_UPGRADED: _apply_rules_upgraded,
+    pe.RULES_UPGRADE_PROPOSED: _apply_rules_upgrade_proposed,
+    pe.RULES_UPGRADE_VOTED: _apply_rules_upgrade_voted,
+    pe.RULES_UPGRADE_REJECTED: _apply_rules_upgrade_rejected,
 }
 
 

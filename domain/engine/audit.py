@@ -14,6 +14,7 @@ import copy
 import hashlib
 
 from . import platform_events as pe
+from .aggregate import game_event
 from .contract import FIRST_RULES_VERSION
 from .hashing import GENESIS, SALTED_FORMAT, chain_format, verify_chain
 from .rng import ReplayRng, draw_value
@@ -69,7 +70,7 @@ def check_setup(game, envelopes: list) -> list[str]:
                                ReplayRng(draws))
     except (ValueError, KeyError, TypeError) as exc:
         return [f"setup does not re-derive from its draws: {exc}"]
-    got = [{"type": e["type"], "data": e["data"]} for e in recorded]
+    got = [game_event(game, e) for e in recorded]  # stored in an older payload shape: read as the game reads it
     want = [{"type": e["type"], "data": e["data"]} for e in rederived]
     return [] if got == want else ["the setup events differ from those the game derives from the recorded draws"]
 

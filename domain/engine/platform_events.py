@@ -22,7 +22,8 @@ RULES_UPGRADE_REJECTED = "rules_upgrade_rejected"  # {"proposal", "cause", "reas
 
 # platform events that are talk or bookkeeping, not a player's move: they never count as acting
 # (take-back, turn deadlines, the inbox's "waiting since")
-NOT_ACTIONS = frozenset({CHAT_POSTED, REMATCH_CREATED})
+NOT_ACTIONS = frozenset({CHAT_POSTED, REMATCH_CREATED, RULES_UPGRADE_PROPOSED, RULES_UPGRADE_VOTED,
+                         RULES_UPGRADE_REJECTED, RULES_UPGRADED})
 
 PLATFORM = "platform"
 GAME = "game"

@@ -12,6 +12,10 @@ CONFLICT_RULES = {
     "platform:match.cancelled": "match_cancelled",
     "platform:invitation.not-pending": "invitation_not_pending",
     "platform:rematch.not-finished": "match_not_finished",
+    "platform:rules.not-active": "match_not_active",
+    "platform:rules.dispute-open": "match_paused",
+    "platform:rules.proposal-open": "rules_vote_open",
+    "platform:rules.no-proposal": "no_rules_vote_open",
 }
 
 

@@ -96,13 +96,26 @@ class History:
         names = self.users.names(people) if self.users is not None else {}
         last = live.version if upto is None else upto
         lines = []
+        rules = live.game  # each event is described by the rules version that judged it (rules_upgraded moves it)
         for env in self.store.read_range(match_id, 1, last) if last > 0 else []:
             seen = live.redact(env, viewer)
-            sentence = describe(live.game, seen, lambda uid: names.get(uid, uid or "someone"))
+            sentence = describe(rules, seen, lambda uid: names.get(uid, uid or "someone"))
+            rules = self._rules_after(live, env, rules)
             if env["scope"] == pe.GAME and env["version"] not in effective:
                 sentence += " (taken back)"
             lines.append((env["version"], sentence))
         return lines
+
+    def _rules_after(self, live, env: dict, rules):
+        """The game that judges the events after `env`: the version match_created or rules_upgraded names (the
+        match's current game when that version cannot be loaded here)."""
+        if env["scope"] != pe.PLATFORM or env["type"] not in (pe.MATCH_CREATED, pe.RULES_UPGRADED):
+            return rules
+        version = env["data"].get("rules_version") if env["type"] == pe.MATCH_CREATED else env["data"].get("to")
+        try:
+            return self.games[live.game_id].at(version)
+        except (KeyError, ValueError, ImportError, OSError):
+            return live.game
 
     # -- audit and export ----------------------------------------------------------------------
     def _stored(self, match_id: str) -> tuple[list, dict]:

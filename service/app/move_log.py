@@ -46,6 +46,16 @@ def _platform_sentence(env: dict, name, game) -> str:
         return f"{name(env.get('actor'))} said: \u201c{str(d.get('text', ''))}\u201d"
     if t == pe.REMATCH_CREATED:
         return f"{name(d.get('by'))} asked for a rematch ({d.get('match')})"
+    if t == pe.RULES_UPGRADED:
+        return (f"the match moved to rules {d.get('to')} (from {d.get('from')}): the moves after this are judged "
+                f"by them")
+    if t == pe.RULES_UPGRADE_PROPOSED:
+        return f"{name(d.get('by'))} proposed moving the match to rules {d.get('to')} (from {d.get('from')})"
+    if t == pe.RULES_UPGRADE_VOTED:
+        return f"{name(d.get('player'))} voted to {'accept' if d.get('accept') else 'reject'} the new rules"
+    if t == pe.RULES_UPGRADE_REJECTED:
+        why = f": {d.get('reason')}" if d.get("reason") else ""
+        return f"the move to other rules was rejected{why}; the match keeps its rules"
     if t == pe.SEED_REVEALED:
         return f"the random seed was revealed ({str(d.get('seed'))[:16]}...): every draw can now be audited"
     return t.replace("_", " ")

@@ -1,4 +1,5 @@
-"""`turnstream rules`: list the games' rules versions, and bump a game to a new version (freezing the current)."""
+"""`turnstream rules`: list the games' rules versions, bump a game to a new version (freezing the current), and
+write golden matches of a game's version."""
 from __future__ import annotations
 
 import json
@@ -83,9 +84,64 @@ def cmd_bump(args) -> int:
     return 0
 
 
+def cmd_golden(args) -> int:
+    """Play and write golden matches of a game at a rules version (in memory: no Redis)."""
+    from service.cli.golden import NotFinished, make_golden
+    games = load_games()
+    if args.game not in games:
+        say(f"turnstream rules golden: no game {args.game!r}; games: {', '.join(GAME_PACKAGES)}")
+        return 2
+    game = games[args.game]
+    version = args.version or game.rules_version
+    if version not in game.rules_versions:
+        say(f"turnstream rules golden: {args.game} has no rules version {version!r} "
+            f"(versions: {', '.join(game.rules_versions)})")
+        return 2
+    try:
+        make_golden(game.at(version), args.count, Path(args.out), say)
+    except NotFinished as exc:
+        say(f"turnstream rules golden: {exc}")
+        return 1
+    return 0
+
+
+def migrate(w, match_id: str, to_version: str) -> tuple[int, str]:
+    """Move a running match to rules `to_version` (`rules_upgraded`, through MatchService.execute on wiring `w`):
+    (exit status, the one line to print): 0 when appended, 1 when refused (the line says why), 2 when there is
+    no such match."""
+    from service.app.errors import AppError, NotFound
+    from service.app.rules_upgrade import RulesUpgrades
+
+    try:
+        done = RulesUpgrades(w.matches).migrate(match_id, to_version)
+    except NotFound as exc:
+        return 2, f"turnstream rules migrate: {exc.message}"
+    except AppError as exc:
+        rule = exc.extra.get("rule")
+        return 1, f"turnstream rules migrate: refused{f' ({rule})' if rule else ''}: {exc.message}"
+    return 0, (f"{match_id}: moved from rules {done['from']} to {done['to']} at version {done['version']}; "
+               f"the moves after it are judged by {done['to']}")
+
+
+def cmd_migrate(args) -> int:
+    """Append `rules_upgraded` to a running match (against REDIS_URL), or print the refusal and exit 1."""
+    import sys
+
+    from redis.exceptions import RedisError
+
+    from service.bootstrap import build
+    try:
+        status, line = migrate(build(), args.match, args.to)
+    except RedisError as exc:
+        print(f"turnstream rules migrate: cannot reach Redis ({exc}); set REDIS_URL", file=sys.stderr)
+        return 2
+    print(line, file=sys.stdout if status == 0 else sys.stderr, flush=True)
+    return status
+
+
 def add_commands(sub) -> None:
     """Register `turnstream rules ...`."""
-    rules = sub.add_parser("rules", help="the games' rules versions: list them, bump one",
+    rules = sub.add_parser("rules", help="the games' rules versions: list them, bump one, write golden matches, migrate a match",
                            description="A match is judged for ever by the rules version it was created under. "
                                        "Released versions are frozen (domain/games/rules.lock.json); a rule "
                                        "changes by bumping the game to a new version.")
@@ -94,3 +150,25 @@ def add_commands(sub) -> None:
     bump_cmd = actions.add_parser("bump", help="freeze the current version of a game and create the next to edit")
     bump_cmd.add_argument("game", help="the game id (uchronia, merchant-of-venus, ti4-exploration, origins)")
     bump_cmd.set_defaults(func=cmd_bump)
+    migrate_cmd = actions.add_parser(
+        "migrate", help="move a running match to a newer rules version (a rules_upgraded event)",
+        description="Append rules_upgraded {from, to} to a running match after checking that its whole history "
+                    "folds under the new version; the moves after it are judged by the new rules. A refusal "
+                    "(unknown or older version, match not running, history does not fold) is printed in one line "
+                    "and exits 1.")
+    migrate_cmd.add_argument("match", help="the match id")
+    migrate_cmd.add_argument("--to", required=True, metavar="VERSION", help="the rules version to move to")
+    migrate_cmd.set_defaults(func=cmd_migrate)
+    golden = actions.add_parser(
+        "golden", help="play and write golden matches of a game at a rules version (no Redis)",
+        description="Play COUNT complete matches of GAME under one rules version in memory (random legal moves "
+                    "from a fixed seed, short options, a few turn timeouts and take-backs) and write each as an "
+                    "export document with its final state's sha256 and result under OUT/<game>/<version>/"
+                    "golden-<n>.json. The same code writes the same files. The tests replay every golden match "
+                    "for ever: a released version's must stay identical; a new version needs its own.")
+    golden.add_argument("game", help="the game id (uchronia, merchant-of-venus, ti4-exploration, origins)")
+    golden.add_argument("--count", type=int, default=2, help="how many matches to write (default 2)")
+    golden.add_argument("--version", default=None, help="the rules version to play (default: the current one)")
+    golden.add_argument("--out", default="tests/fixtures/golden",
+                        help="the folder of golden matches (default tests/fixtures/golden)")
+    golden.set_defaults(func=cmd_golden)

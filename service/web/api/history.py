@@ -1,10 +1,12 @@
-"""History endpoints: replay at a version, audit, take-back, disputes and votes."""
+"""History endpoints: replay at a version, audit, take-back, disputes and votes, moving to newer rules by a vote."""
 from __future__ import annotations
 
 from flask import Blueprint
+from marshmallow import Schema, fields, validate
 
 from service.web import schemas
 from service.app.history import History
+from service.app.rules_upgrade import RulesUpgrades
 from service.web.openapi import documented
 from service.web.http import body, current_user, query, wiring
 
@@ -67,3 +69,41 @@ def vote(match_id, dispute_id):
     user = current_user()
     data = body(schemas.Vote)
     return history().vote(user["id"], match_id, dispute_id, data["accept"])
+
+
+class RulesUpgradeProposal(Schema):
+    """POST /api/matches/<id>/rules-upgrade: the rules version to move the match to (a newer installed one)."""
+
+    to = fields.Str(required=True, validate=validate.Length(min=1, max=64))
+
+
+def rules_upgrades() -> RulesUpgrades:
+    """The rules-upgrade use cases of the app's wiring."""
+    return RulesUpgrades(wiring().matches)
+
+
+@bp.get("/api/matches/<match_id>/rules-upgrade")
+@documented("the match's rules version, the newer ones and the latest proposal to move")
+def rules_upgrade_status(match_id):
+    """The version the match is judged by, the newer installed ones, and the latest proposal (votes, voters)."""
+    return rules_upgrades().status(match_id)
+
+
+@bp.post("/api/matches/<match_id>/rules-upgrade")
+@documented("propose moving the match to newer rules", ok=201, body=RulesUpgradeProposal, auth="required",
+            errors=(403, 409, 422))
+def propose_rules_upgrade(match_id):
+    """A seated player proposes a newer rules version; every other seated player votes (unanimous: rules_upgraded).
+    Refused (422, `platform:rules.*`) when the version is unknown or not newer, or the history does not fold."""
+    user = current_user()
+    data = body(RulesUpgradeProposal)
+    return rules_upgrades().propose(user["id"], match_id, data["to"]), 201
+
+
+@bp.post("/api/matches/<match_id>/rules-upgrade/votes")
+@documented("vote on the proposed rules", body=schemas.Vote, auth="required", errors=(403, 409, 422))
+def vote_rules_upgrade(match_id):
+    """Accept or reject the open proposal: any rejection rejects it, the last acceptance moves the match."""
+    user = current_user()
+    data = body(schemas.Vote)
+    return rules_upgrades().vote(user["id"], match_id, data["accept"])
