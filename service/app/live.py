@@ -76,7 +76,9 @@ class Subscriber:
 
 
 class StreamCaps:
-    """Counts open streams: per process, per signed-in user, per client address of anonymous ones."""
+    """Counts open streams: per process, per client address (every stream, signed in or not: accounts are
+    cheap to make, so one address cannot hold more by signing each stream in as another user), and per
+    signed-in user (whatever address each comes from)."""
 
     def __init__(self, per_process: int, per_user: int, per_address: int):
         self.per_process, self.per_user, self.per_address = per_process, per_user, per_address
@@ -88,22 +90,29 @@ class StreamCaps:
         """Count a new stream in, or raise StreamsFull (the caller holds the hub's lock)."""
         if self.total >= self.per_process:
             raise StreamsFull("process")
-        counts, key, cap = ((self.users, sub.user, self.per_user) if sub.user
-                            else (self.addresses, sub.address, self.per_address))
-        if counts.get(key, 0) >= cap:
-            raise StreamsFull("user" if sub.user else "address")
-        counts[key] = counts.get(key, 0) + 1
+        if sub.user and self.users.get(sub.user, 0) >= self.per_user:
+            raise StreamsFull("user")
+        if self.addresses.get(sub.address, 0) >= self.per_address:
+            raise StreamsFull("address")
+        if sub.user:
+            self.users[sub.user] = self.users.get(sub.user, 0) + 1
+        self.addresses[sub.address] = self.addresses.get(sub.address, 0) + 1
         self.total += 1
 
     def release(self, sub: Subscriber) -> None:
         """Count a stream out."""
-        counts, key = (self.users, sub.user) if sub.user else (self.addresses, sub.address)
+        if sub.user:
+            self._down(self.users, sub.user)
+        self._down(self.addresses, sub.address)
+        self.total -= 1
+
+    @staticmethod
+    def _down(counts: dict, key: str) -> None:
         left = counts.get(key, 1) - 1
         if left > 0:
             counts[key] = left
         else:
             counts.pop(key, None)
-        self.total -= 1
 
 
 class LiveHub:

@@ -130,6 +130,11 @@ def test_resume_by_cursor_misses_nothing_and_repeats_nothing(live):
         "a cursor too old to replay asks the client to reload (event: reset)"
 
 
+def from_address(address: str) -> dict:
+    """Test-client kwargs that make a request come from `address`."""
+    return {"environ_base": {"REMOTE_ADDR": address}}
+
+
 def test_caps_refuse_new_streams_only_with_retry_after(live):
     w, client, users, headers, mid = live
     held = [client.get(f"/api/matches/{mid}/stream", buffered=False) for _ in range(2)]
@@ -137,15 +142,34 @@ def test_caps_refuse_new_streams_only_with_retry_after(live):
     refused = client.get(f"/api/matches/{mid}/stream")
     assert refused.status_code == 503 and refused.headers["Retry-After"] == "7"
     assert refused.get_json()["error"]["code"] == "too_many_streams"
-    mine = [client.get("/api/users/me/stream", headers=headers["ann"], buffered=False) for _ in range(3)]
-    assert all(r.status_code == 200 for r in mine), "signed-in streams count per user, not per address"
-    assert client.get(f"/api/matches/{mid}/stream", headers=headers["ann"]).status_code == 503
-    assert client.get(f"/api/matches/{mid}/stream", headers=headers["bob"], buffered=False).status_code == 200
+    assert client.get("/api/users/me/stream", headers=headers["ann"]).status_code == 503, \
+        "a signed-in stream counts against its address too"
+    mine = [client.get("/api/users/me/stream", headers=headers["ann"], buffered=False, **from_address(f"10.0.0.{n}"))
+            for n in range(3)]
+    assert all(r.status_code == 200 for r in mine), "a user's streams from several addresses"
+    assert client.get(f"/api/matches/{mid}/stream", headers=headers["ann"], **from_address("10.0.0.9")).status_code == 503
+    assert client.get(f"/api/matches/{mid}/stream", headers=headers["bob"], buffered=False,
+                      **from_address("10.0.0.9")).status_code == 200
     assert client.post(f"/api/matches/{mid}/commands", json={"type": "draw"}, headers=headers["ann"]).status_code == 201
     assert client.get("/healthz").status_code == 200
     for r in held:
         r.close()
     assert client.get(f"/api/matches/{mid}/stream", buffered=False).status_code == 200, "a closed stream frees its place"
+
+
+def test_many_accounts_from_one_address_share_its_cap(live):
+    """The probe held thousands of streams from one address with one account per few streams: every stream of
+    an address counts, whoever is signed in on it (2 here), and the cap frees as streams close."""
+    w, client, users, headers, mid = live
+    accounts = [client.post("/api/users", json={"name": f"sock{n}"}).get_json() for n in range(5)]
+    answers = [client.get("/api/users/me/stream", headers={"Authorization": f"Bearer {a['token']}"}, buffered=False)
+               for a in accounts for _ in range(2)]
+    served = [r for r in answers if r.status_code == 200]
+    assert len(served) == 2 and all(r.status_code == 503 for r in answers if r.status_code != 200)
+    assert w.live.open_streams() == 2
+    for r in served:
+        r.close()
+    assert w.live.open_streams() == 0
 
 
 def test_a_resume_loads_only_the_matches_the_stream_follows(live, monkeypatch):

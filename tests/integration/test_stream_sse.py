@@ -64,8 +64,11 @@ def messages(raw: str) -> list:
 
 
 def read_all(response) -> str:
-    """Consume a streamed response to its end."""
-    return b"".join(response.response).decode()
+    """Consume a streamed response to its end, then close it (as a server does: its stream slot is freed)."""
+    try:
+        return b"".join(response.response).decode()
+    finally:
+        response.close()
 
 
 def test_ids_are_versions_and_last_event_id_resumes(sse):

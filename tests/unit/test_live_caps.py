@@ -1,4 +1,4 @@
-"""The live streams' bookkeeping without Redis: caps per user, per anonymous address and per process, a
+"""The live streams' bookkeeping without Redis: caps per user, per address (every stream) and per process, a
 stream whose client stopped reading being ended instead of queueing without bound, and the browser
 stream's cursor (resumable, and never a version twice on one connection)."""
 from __future__ import annotations
@@ -9,26 +9,44 @@ from service.web.api.stream import RESUME_SLACK_MS, UserWriter, parse_cursor
 from service.app.live import MAX_QUEUED, StreamCaps, StreamsFull, Subscriber
 
 
-def test_caps_count_users_and_anonymous_addresses_apart_and_release():
-    caps = StreamCaps(per_process=5, per_user=2, per_address=1)
-    ann = [Subscriber("ann", "10.0.0.1"), Subscriber("ann", "10.0.0.1")]
+def test_caps_count_every_stream_per_address_and_signed_in_ones_per_user_and_release():
+    caps = StreamCaps(per_process=6, per_user=2, per_address=3)
+    ann = [Subscriber("ann", "10.0.0.1"), Subscriber("ann", "10.0.0.2")]
     for sub in ann:
         caps.admit(sub)
     with pytest.raises(StreamsFull) as full:
-        caps.admit(Subscriber("ann", "10.0.0.2"))
-    assert full.value.which == "user"
-    caps.admit(Subscriber(None, "10.0.0.1"))  # anonymous from ann's address: counted per address
-    with pytest.raises(StreamsFull) as full:
-        caps.admit(Subscriber(None, "10.0.0.1"))
-    assert full.value.which == "address"
-    caps.admit(Subscriber("bob", "10.0.0.1"))
+        caps.admit(Subscriber("ann", "10.0.0.3"))
+    assert full.value.which == "user", "a user's streams count together, from any address"
+    caps.admit(Subscriber(None, "10.0.0.1"))
+    caps.admit(Subscriber("bob", "10.0.0.1"))  # 10.0.0.1 now holds ann's, an anonymous one and bob's
+    for who in (None, "cyd"):
+        with pytest.raises(StreamsFull) as full:
+            caps.admit(Subscriber(who, "10.0.0.1"))
+        assert full.value.which == "address", "every stream of an address counts, signed in or not"
     caps.admit(Subscriber(None, "10.0.0.9"))
+    caps.admit(Subscriber("eve", "10.0.0.4"))
     with pytest.raises(StreamsFull) as full:
-        caps.admit(Subscriber("eve", "10.0.0.3"))
-    assert full.value.which == "process" and caps.total == 5
+        caps.admit(Subscriber("fay", "10.0.0.5"))
+    assert full.value.which == "process" and caps.total == 6
     caps.release(ann[0])
-    caps.admit(Subscriber("ann", "10.0.0.1"))
-    assert caps.users["ann"] == 2 and caps.total == 5
+    assert caps.users["ann"] == 1 and caps.addresses["10.0.0.1"] == 2 and caps.total == 5
+    caps.admit(Subscriber("cyd", "10.0.0.1"))
+    assert caps.addresses["10.0.0.1"] == 3 and caps.total == 6
+
+
+def test_many_accounts_from_one_address_hold_no_more_than_the_address_cap():
+    """The probe: 63 accounts from one address each opening as many streams as their own cap allows held
+    3,815 streams; every stream of the address counts now."""
+    caps = StreamCaps(per_process=5000, per_user=32, per_address=64)
+    held = 0
+    for n in range(63):
+        for _ in range(32):
+            try:
+                caps.admit(Subscriber(f"u_{n:012x}", "203.0.113.7"))
+                held += 1
+            except StreamsFull as full:
+                assert full.which == "address"
+    assert held == 64 == caps.addresses["203.0.113.7"]
 
 
 def test_a_stream_that_stops_reading_is_ended_not_grown():
