@@ -5,7 +5,8 @@ increments and expires the window's counter) per limit per request. Commands (th
 where a process takes a user's budget from the same kind of shared window counter in leases of a fiftieth
 of the limit, so a user sending many commands costs one round trip per lease instead of one per command;
 the window's count never passes the limit, and what other processes hold unspent can refuse a user
-early by at most (processes - 1) x (lease - 1) commands in a window. A refusal is a 429 JSON error with
+early by at most (processes - 1) x (lease - 1) commands in a window; within a process one request per user
+fetches at a time and the others spend from its lease, so concurrency loses nothing. A refusal is a 429 JSON error with
 `Retry-After`. Which endpoint is limited by what is the RULES table: add a row to limit another endpoint
 (e.g. opening a live stream) by a setting, per client address or per user.
 """
@@ -65,7 +66,15 @@ return out
 
 class LeasedLimit:
     """Limits shared by all processes, spent from local leases: a lease of a user's budget is taken from
-    the window's Redis counter in one round trip and spent here until it runs out or the window ends."""
+    the window's Redis counter in one round trip and spent here until it runs out or the window ends.
+
+    Under concurrency (gevent greenlets, threads) one request per identity and limit fetches at a time; the
+    others wait for its lease and spend from it, so no lease is taken only to be overwritten by another
+    (8 parallel connections were served 317 of 600 a minute), and a lease that arrives while one is held is
+    added to it. Once Redis refuses a lease the window is spent everywhere (its counter never goes down):
+    later requests are refused here until it ends, without a round trip."""
+
+    FETCH_WAIT = 5.0  # seconds a request waits for another's lease fetch before it looks again
 
     def __init__(self, redis_client, value: str, scope: str, key_func, clock=time.monotonic):
         self.items: list[RateLimitItem] = list(parse_many(value))
@@ -74,6 +83,8 @@ class LeasedLimit:
         self.clock = clock
         self.script = redis_client.register_script(LEASE_SCRIPT)
         self._leases: dict = {}  # (identity, item index) -> [units left, window ends at (clock)]
+        self._spent: dict = {}  # (identity, item index) -> window ends at: Redis refused, refuse here until then
+        self._fetching: dict = {}  # (identity, item index) -> Event set when the fetch in flight has landed
         self._lock = threading.Lock()
 
     @staticmethod
@@ -87,11 +98,38 @@ class LeasedLimit:
 
     def hit(self, identity: str) -> None:
         """Spend one request of `identity`'s budget under every limit, or raise a 429 ApiError."""
-        now = self.clock()
-        with self._lock:
-            missing = [i for i in range(len(self.items)) if not self._spend(identity, i, now)]
-        if not missing:
-            return
+        pending = list(range(len(self.items)))
+        while True:
+            now = self.clock()
+            with self._lock:
+                pending = [i for i in pending if not self._spend(identity, i, now)]
+                if not pending:
+                    return
+                for i in pending:
+                    ends = self._spent.get((identity, i))
+                    if ends is not None and ends > now:
+                        self._refuse(self.items[i], ends - now)
+                busy = next((self._fetching[(identity, i)] for i in pending if (identity, i) in self._fetching), None)
+                if busy is None:
+                    landed = threading.Event()
+                    for i in pending:
+                        self._fetching[(identity, i)] = landed
+                    break
+            busy.wait(self.FETCH_WAIT)  # another request of this identity is fetching: spend from what it brings
+        try:
+            refused = self._fetch(identity, pending)
+        finally:
+            with self._lock:
+                for i in pending:
+                    if self._fetching.get((identity, i)) is landed:
+                        del self._fetching[(identity, i)]
+            landed.set()
+        if refused is not None:
+            self._refuse(*refused)
+
+    def _fetch(self, identity: str, missing: list):
+        """Take a lease of every limit in `missing` (one round trip), keep what is granted, spend one unit of each;
+        (the limit, seconds to its window's end) of a refused one, or None."""
         keys = [self.redis_key(identity, self.items[i]) for i in missing]
         args = []
         for i in missing:
@@ -101,18 +139,27 @@ class LeasedLimit:
         now = self.clock()
         refused = None
         with self._lock:
-            if len(self._leases) >= MAX_LEASES:
+            if len(self._leases) + len(self._spent) >= MAX_LEASES:
                 self._leases = {k: v for k, v in self._leases.items() if v[1] > now}
+                self._spent = {k: v for k, v in self._spent.items() if v > now}
             for i, (granted, ttl_ms) in zip(missing, answers):
                 granted, ends = int(granted), now + int(ttl_ms) / 1000
                 if granted > 0:
-                    self._leases[(identity, i)] = [granted - 1, ends]
-                elif refused is None or ends > refused[1]:
-                    refused = (self.items[i], ends, int(ttl_ms))
-        if refused is not None:
-            item, _, ttl_ms = refused
-            wait = max(1, min(item.get_expiry(), math.ceil(ttl_ms / 1000)))
-            raise ApiError(429, "rate_limited", f"too many requests ({item}); retry in {wait} s", retry_after=wait)
+                    lease = self._leases.get((identity, i))
+                    if lease is not None and lease[1] > now and abs(lease[1] - ends) < 1.0:  # the same window
+                        lease[0] += granted - 1
+                    else:
+                        self._leases[(identity, i)] = [granted - 1, ends]
+                else:
+                    self._spent[(identity, i)] = ends
+                    if refused is None or ends - now > refused[1]:
+                        refused = (self.items[i], ends - now)
+        return refused
+
+    @staticmethod
+    def _refuse(item: RateLimitItem, seconds: float):
+        wait = max(1, min(item.get_expiry(), math.ceil(seconds)))
+        raise ApiError(429, "rate_limited", f"too many requests ({item}); retry in {wait} s", retry_after=wait)
 
     def _spend(self, identity: str, index: int, now: float) -> bool:
         lease = self._leases.get((identity, index))

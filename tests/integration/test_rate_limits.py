@@ -123,3 +123,46 @@ def test_limit_settings_are_checked_at_start_up():
     assert settings.command_rate_limit == "600/minute"
     with pytest.raises(ValueError):
         from_env({"TURNSTREAM_ACCOUNT_RATE_LIMIT": "thirty an hour"})
+
+
+def test_leased_budgets_hold_under_concurrency_across_processes(wiring, games):
+    """8 parallel connections, 4 on each of two processes, send commands of one user as fast as they can:
+    at least 95% of the per-minute limit is served before the first 429, and never more than the limit
+    (concurrent lease fetches in one process used to overwrite each other's lease: 317 of 600 served)."""
+    import threading
+
+    limit = 600
+    apps = [process(wiring, games, rate_limit_per_minute=limit).application for _ in range(2)]
+    first = apps[0].test_client()
+    users = [first.post("/api/users", json={"name": n}).get_json() for n in ("ann", "bob")]
+    ann, bob = ({"Authorization": f"Bearer {u['token']}"} for u in users)
+    body = {"game": "dice-race", "players": [u["id"] for u in users]}
+    mids = [start_http(first, ann, body, bob) for _ in range(8)]
+    note = {"type": "note", "payload": {"text": "x"}}
+    served, refused, lock = [], [], threading.Lock()
+    start = threading.Barrier(8)
+
+    def connection(n):
+        c = apps[n % 2].test_client()
+        start.wait()
+        while True:
+            code = c.post(f"/api/matches/{mids[n]}/commands", json=note, headers=ann).status_code
+            with lock:
+                if refused or code != 201:
+                    refused.append(code)  # the first 429 anywhere ends the count
+                    return
+                served.append(n)
+
+    threads = [threading.Thread(target=connection, args=(n,)) for n in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert set(refused) <= {201, 429} and 429 in refused
+    print(f"{len(served)} of {limit} served before the first 429")
+    assert 0.95 * limit <= len(served) <= limit, f"{len(served)} of {limit} served before the first 429"
+    total = len(served) + refused.count(201)
+    for c in (apps[0].test_client(), apps[1].test_client()):  # what the other connections still held
+        while c.post(f"/api/matches/{mids[0]}/commands", json=note, headers=ann).status_code == 201:
+            total += 1
+    assert total <= limit
