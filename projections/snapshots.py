@@ -12,11 +12,11 @@ from functools import partial
 from domain.engine.aggregate import Match
 from domain.engine.json_codec import compact_json, loads
 
-FORMAT = 1
+FORMAT = 2  # 2: the rules version is kept (a snapshot of format 1 is ignored and the match folded)
 WRITTEN_MEMO = 100_000  # matches whose latest snapshot version a process remembers
 FIELDS = ("id", "game_id", "status", "seats", "players", "options", "created_by", "commitment", "version",
           "head", "draws", "game_state", "result", "seed", "turn_deadline_hours", "disputes",
-          "replace_after_timeouts", "timeouts", "stand_ins", "finished_at", "invited", "rematch")
+          "replace_after_timeouts", "timeouts", "stand_ins", "finished_at", "invited", "rematch", "rules_proposal")
 
 
 def to_ranges(versions: list) -> list:
@@ -39,6 +39,7 @@ def to_json(match: Match) -> dict:
     """A folded match as a JSON-able document (its envelopes are not included)."""
     doc = {name: getattr(match, name) for name in FIELDS}
     doc["chain"] = match.chain
+    doc["rules_version"] = match.game.rules_version  # the rules the match is judged by at this version
     doc["format"] = FORMAT
     doc["effective"] = to_ranges(match.effective)
     return loads(compact_json(doc))
@@ -52,7 +53,10 @@ def from_json(doc: dict, games: dict, history=None) -> Match | None:
     for name in FIELDS:
         if name in doc:  # a snapshot written before a field existed keeps the field's default
             setattr(match, name, doc[name])
-    match.game = games[doc["game_id"]]
+    try:
+        match.game = games[doc["game_id"]].at(doc.get("rules_version"))
+    except ValueError:  # a version this process does not have: fold from the events (which say why)
+        return None
     match.effective = from_ranges(doc["effective"])
     match.chain = doc.get("chain", 1)  # snapshots written before the field are of format-1 matches
     match.base = doc["version"]

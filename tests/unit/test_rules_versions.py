@@ -87,3 +87,19 @@ def test_the_real_games_declare_their_versions():
     for game in load_games().values():
         assert game.rules_versions[-1] == game.rules_version and game.rules_digest
         assert game.at(game.rules_version) is game
+
+
+def test_a_snapshot_keeps_the_rules_version_its_match_is_judged_by(tmp_path):
+    """A replay snapshot of a match on an older version loads back under that version, not the current one;
+    a snapshot naming a version this process lacks is ignored (the events are folded instead)."""
+    from projections.snapshots import from_json, to_json
+    folder = copy_game(tmp_path)
+    bump("uchronia", folder, tmp_path / "rules.lock.json", date(2026, 12, 1))
+    game = import_fresh(tmp_path)
+    created = agg.decide_create(game.at("2026.11"), "m_1", "ann", {}, "c" * 64, players=["ann", "bob"])
+    envelope = {"version": 1, "scope": "platform", "actor": "ann", **created[0]}
+    match = agg.fold("m_1", [envelope], {game.id: game})
+    doc = to_json(match)
+    assert doc["rules_version"] == "2026.11"
+    assert from_json(doc, {game.id: game}).game.rules_version == "2026.11"
+    assert from_json(dict(doc, rules_version="2031.01"), {game.id: game}) is None
