@@ -9,7 +9,7 @@ information. Every refusal cites one `platform:undo.*` rule.
 from __future__ import annotations
 
 from . import platform_events as pe
-from .aggregate import new_event
+from .aggregate import game_event, new_event
 from .commands import game_run_start, same_command
 from .errors import RuleViolation
 
@@ -41,7 +41,7 @@ def reveals_hidden(game, players: list, env: dict) -> bool:
         return False
     if env["type"] in getattr(game, "revealing_events", frozenset()):
         return True
-    event = {"type": env["type"], "data": env["data"]}
+    event = game_event(game, env)  # in the payload shape the match's rules read
     for viewer in list(players) + [None]:
         seen = game.redact(event, viewer)
         if seen is None or seen.get("type") != event["type"] or seen.get("data") != event["data"]:
