@@ -188,6 +188,8 @@ RULES = (
     ("history.takeback", "command_rate_limit", "commands", "user"),
     ("history.open_dispute", "command_rate_limit", "commands", "user"),
     ("history.vote", "command_rate_limit", "commands", "user"),
+    ("history.propose_rules_upgrade", "command_rate_limit", "commands", "user"),  # each replays the history
+    ("history.vote_rules_upgrade", "command_rate_limit", "commands", "user"),
     ("matches.chat", "chat_rate_limit", "chat", "user"),
 )
 
