@@ -4,14 +4,22 @@ Every finished match is recorded once (its players and ranks by finish time); th
 of those records in (finish time, match id) order, so the live projection and a rebuild from zero
 reach the same numbers whichever order the partitions are projected in: a match recorded after a
 later one makes the fold start again from the first match of its game.
+
+A match counts only when a person played in it: at least one seat of a user who is not a bot made a move
+themselves (`domain.engine.bot_seats.played_by_people`). A match of bots, or of people whose every move a
+stand-in bot made, rates nobody (bots included) and is noted as unrated: otherwise anyone could farm a rating
+from matches nobody plays. In a match that counts every seat is rated, a seat a stand-in finished included (a
+player cannot leave a losing match to the stand-in to keep it off their rating).
 """
 from __future__ import annotations
 
 import json
 
+from domain.engine.bot_seats import played_by_people
 from domain.engine.timestamps import epoch
 
 TAG = "{rt}"  # one hash slot for every rating key (a game's fold is one MULTI, also on a cluster)
+UNRATED_NO_PERSON = "no person played: bots and stand-ins only"
 
 
 def _model():
@@ -70,12 +78,13 @@ def _row(user: str, raw: str) -> dict:
 class Ratings:
     """The ratings read model in Redis: records of finished matches, each game's table and changes.
 
-    Per game: `records` (match -> its players and ranks), `finished` (zset, match by finish time), `table`
-    (user -> mu, sigma, matches now), `changes` (match -> shown ratings before and after, per player),
-    `states` (match -> each player's mu, sigma and matches after it), `played:<user>` (zset, the user's
-    matches by finish time), `rank` (zset, users in leaderboard order) and `folded` (the last position folded). A match that finishes after every
-    folded one costs its own players' rows; one recorded late is folded in from its place onwards, each
-    player starting from the state after their last earlier match: never the whole game's history."""
+    Per game: `unrated` (match -> why it rates nobody), `records` (match -> its players and ranks), `finished`
+    (zset, match by finish time), `table` (user -> mu, sigma, matches now), `changes` (match -> shown ratings
+    before and after, per player), `states` (match -> each player's mu, sigma and matches after it),
+    `played:<user>` (zset, the user's matches by finish time), `rank` (zset, users in leaderboard order) and
+    `folded` (the last position folded). A match that finishes after every folded one costs its own players'
+    rows; one recorded late is folded in from its place onwards, each player starting from the state after
+    their last earlier match: never the whole game's history."""
 
     LAYOUT = "3"  # the keys above; a game folded by an earlier layout (no states) is folded again from zero
 
@@ -99,10 +108,23 @@ class Ratings:
                       "at": m.finished_at}
             with self.r.lock(self.key("lock", m.game_id), timeout=60, blocking_timeout=60):
                 # folded means its changes are written (one MULTI with the table), not merely recorded
-                if not self.r.hexists(self.key("changes", m.game_id), m.id):
-                    self._add(m.game_id, at, record)
-                    done += 1
+                pipe = self.r.pipeline(transaction=False)
+                pipe.hexists(self.key("changes", m.game_id), m.id)
+                pipe.hexists(self.key("unrated", m.game_id), m.id)
+                if any(pipe.execute()):
+                    continue
+                if not played_by_people(m.players, m.envelopes_since(1)):
+                    self.r.hset(self.key("unrated", m.game_id), m.id, UNRATED_NO_PERSON)
+                    continue
+                self._add(m.game_id, at, record)
+                done += 1
         return done
+
+    def unrated(self, game: str, match_ids: list) -> dict:
+        """{match id: why it is not rated} for those of these matches that counted for nobody's rating."""
+        if not match_ids:
+            return {}
+        return {m: why for m, why in zip(match_ids, self.r.hmget(self.key("unrated", game), match_ids)) if why}
 
     def _add(self, game: str, at: float, record: dict) -> None:
         tx = self.r.pipeline(transaction=True)

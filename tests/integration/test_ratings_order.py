@@ -22,6 +22,11 @@ class Finished:
     status: str = "finished"
     extra: dict = field(default_factory=dict)
 
+    def envelopes_since(self, start: int) -> list:
+        """The match's events as the ratings read them: one move of each player, made by the player."""
+        return [{"version": n, "type": "moved", "scope": "game", "actor": p, "data": {}}
+                for n, p in enumerate(self.players, start)]
+
 
 def season(n: int, seed: int = 3) -> list:
     """`n` finished matches of 2-4 players from a pool of 12, one second apart, some at the very same second."""

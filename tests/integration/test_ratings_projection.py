@@ -104,3 +104,59 @@ def test_the_leaderboard_page_goes_fifty_places_at_a_time(wiring, client):
         answer = client.get(f"/games/{GAME}/leaderboard?page={odd}")
         assert answer.status_code == 200 and answer.get_data(as_text=True).count("<tr data-user=") == rows, odd
         assert ("page 2 of 2" if rows == 20 else "page 1 of 2") in answer.get_data(as_text=True), odd
+
+
+def stood_in(w, match_id: str, player: str) -> None:
+    """A stand-in bot takes `player`'s seat (as the deadline job does after their timeouts)."""
+    from domain.engine import platform_events as pe
+    from domain.engine.aggregate import new_event
+    w.matches.execute(match_id, None, lambda match, rng: [new_event(pe.STAND_IN_STARTED, player=player,
+                                                                    bot="greedy", after_timeouts=1)])
+
+
+def play_out_with_stand_ins(w, match_id: str, chooser: random.Random) -> None:
+    """Random legal commands until the match finishes; a stood-in player's seat is played by the stand-in."""
+    for _ in range(2000):
+        match = w.matches.load(match_id)
+        if match.finished:
+            return
+        player = match.active_players()[0]
+        _version, legal = w.matches.legal(player, match_id)
+        command = chooser.choice(legal)
+        w.matches.submit(player, match_id, command["type"], command["payload"], stand_in=player in match.stand_ins)
+    raise AssertionError("the match did not finish")
+
+
+def test_only_matches_a_person_played_count_for_ratings(wiring, client, make_user):
+    """A match whose every move a bot or a stand-in made rates nobody (a user could farm a rating from it); one
+    a person played rates every seat, the bot's and a stood-in player's included. A rebuild agrees."""
+    w = wiring
+    ann, bob = make_user("ann")[0], make_user("bob")[0]
+    chooser = random.Random(5)
+
+    def match(players, bots=(), stand_ins=()):
+        made = accept_for_all(w.matches, w.matches.create(players[0], "dice-race", {"target": 6}, players=players,
+                                                           bots=list(bots), replace_after_timeouts=1))
+        for player in stand_ins:
+            stood_in(w, made.id, player)
+        play_out_with_stand_ins(w, made.id, chooser)
+        return made.id
+
+    farmed = [match([ann], ["bot:random:1"], stand_ins=[ann]) for _ in range(3)]  # ann never moves herself
+    absent = match([ann, bob], stand_ins=[ann, bob])  # two people, both left to stand-ins from the start
+    played = match([ann], ["bot:random:1"])  # ann plays the bot
+    walked = match([ann, bob], stand_ins=[bob])  # bob left his seat to the stand-in, ann played
+    drain_projections(w)
+    changes = w.ratings.changes("dice-race", farmed + [absent, played, walked])
+    assert set(changes) == {played, walked}
+    assert set(changes[played]) == {ann, "bot:random:1"} and set(changes[walked]) == {ann, bob}
+    assert set(w.ratings.unrated("dice-race", farmed + [absent, played])) == set(farmed + [absent])
+    board = client.get("/api/games/dice-race/leaderboard").get_json()["ratings"]
+    assert {r["user"]: r["matches"] for r in board} == {ann: 2, bob: 1, "bot:random:1": 1}
+    me = client.get(f"/api/users/{ann}").get_json()
+    assert {m["id"]: m["rating_change"] is None for m in me["matches"]} == {
+        **{m: True for m in farmed + [absent]}, played: False, walked: False}
+    live = ratings_state(w, "dice-race")
+    rebuild_projections(w)
+    assert ratings_state(w, "dice-race") == live
+    assert set(w.ratings.unrated("dice-race", farmed + [absent])) == set(farmed + [absent])
