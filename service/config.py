@@ -41,6 +41,7 @@ class Settings:
     metrics_token: str = ""
     log_format: str = "text"
     log_level: str = ""
+    access_log: str = ""
 
     @property
     def command_rate_limit(self) -> str:
@@ -97,4 +98,5 @@ def from_env(env=None) -> Settings:
         metrics_token=get("TURNSTREAM_METRICS_TOKEN", ""),
         log_format="json" if get("TURNSTREAM_LOG_FORMAT", "").lower() == "json" else "text",
         log_level=get("TURNSTREAM_LOG_LEVEL", "").upper(),
+        access_log=get("TURNSTREAM_ACCESS_LOG", ""),
     )

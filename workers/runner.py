@@ -15,6 +15,26 @@ from .queues import BOTS, MAIN, PROJECTIONS, alive_key
 log = logging.getLogger("turnstream.worker")
 
 
+def _quiet_scheduler_exit() -> None:
+    """RQ's scheduler process logs its crash (one line: service/logs.py) and re-raises, and multiprocessing then
+    prints the traceback again, raw, on standard error (once per Redis outage). Exit it with a status instead:
+    the worker starts a new scheduler once Redis answers."""
+    import sys
+
+    from rq import scheduler
+    if getattr(scheduler.run, "turnstream_quiet", False):
+        return
+    original = scheduler.run
+
+    def run(rq_scheduler):
+        try:
+            original(rq_scheduler)
+        except Exception:  # logged by `original` already
+            sys.exit(1)
+    run.turnstream_quiet = True
+    scheduler.run = run
+
+
 def _mark_alive(conn, name: str, every: float) -> None:
     conn.set(alive_key(name), "1", px=int(max(3 * every, 3.0) * 1000))
 
@@ -111,6 +131,7 @@ def run_worker(settings, burst: bool = False, name: str | None = None, queues=MA
         from .bot_turns import warm_up
         warm_up()  # imports and wiring before the first bot turn, not during it
     from service.server import gc_policy
+    _quiet_scheduler_exit()
     gc_policy.install(settings.gc_sweep_seconds)  # the follower's batches and bot turns: no long pauses
     stop = threading.Event()
     threading.Thread(target=_reconcile_forever, args=(stop, settings.reconcile_seconds, conn, name, projects),

@@ -42,9 +42,10 @@ timeout = 30  # a worker that stops answering the arbiter's heartbeat for this l
 graceful_timeout = 5  # on stop, commands in flight finish; live streams are cut and browsers resume them
 keepalive = 5  # seconds an idle keep-alive connection waits for its next request
 backlog = 2048
-accesslog = os.environ.get("TURNSTREAM_ACCESS_LOG") or None  # "-" for stdout; off by default
-# the path without its query string: whatever a client puts in a URL never reaches a log line
-access_log_format = '%(h)s "%(m)s %(U)s %(H)s" %(s)s %(b)s %(M)sms'
+# no access log of gunicorn's own: the app writes one line per request (service/logs.py), to standard error with
+# the rest or, with TURNSTREAM_ACCESS_LOG (`-`: standard output, else a file), there only; it carries the
+# request's id, user, match and command, and the path without its query string
+accesslog = None
 errorlog = "-"
 loglevel = os.environ.get("TURNSTREAM_LOG_LEVEL") or "info"
 control_socket_disable = True  # one shared default path would clash between servers on one machine
@@ -53,14 +54,12 @@ control_socket_disable = True  # one shared default path would clash between ser
 _OWN_METRICS_DIR = not os.environ.get("PROMETHEUS_MULTIPROC_DIR")
 if _OWN_METRICS_DIR:
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="turnstream-metrics-")
-if os.environ.get("TURNSTREAM_LOG_FORMAT", "").lower() == "json":  # the server's own lines as JSON too
-    _json = {"()": "pythonjsonlogger.json.JsonFormatter", "fmt": "%(asctime)s %(levelname)s %(name)s %(message)s",
-             "rename_fields": {"asctime": "time", "levelname": "level", "message": "event", "name": "logger"}}
-    _stderr = {"class": "logging.StreamHandler", "formatter": "json", "stream": "ext://sys.stderr"}
-    logconfig_dict = {"version": 1, "disable_existing_loggers": False, "formatters": {"json": _json},
-                      "handlers": {"console": _stderr, "error_console": _stderr},
-                      "root": {"level": loglevel.upper(), "handlers": []}}  # the app adds its own (service/logs.py)
+# gunicorn's own lines in the service's format (text, or JSON with TURNSTREAM_LOG_FORMAT=json), its time format
+# (ISO-8601 UTC, milliseconds), one line each and not repeated by the app's handler (service/logs.py)
+from service.logs import gunicorn_logconfig  # noqa: E402 (light: nothing of Flask or Redis)
 
+logconfig_dict = gunicorn_logconfig("json" if os.environ.get("TURNSTREAM_LOG_FORMAT", "").lower() == "json"
+                                    else "text", loglevel)
 
 # open connections per worker, shared by the workers forked from here (service/server/accept_balance.py)
 BALANCE = os.environ.get("TURNSTREAM_ACCEPT_BALANCE", "1") != "0"
@@ -98,7 +97,11 @@ def pre_fork(server, worker):
 
 
 def post_fork(server, worker):
-    """Name the worker in the log; it builds its own app, connections and live reader after the fork."""
+    """Name the worker in the log and install the app's log handler (service/logs.py) before the app is built;
+    it builds its own app, connections and live reader after the fork."""
+    from service import logs
+    from service.config import from_env
+    logs.configure(from_env())
     server.log.info("web worker %s: gevent, up to %d connections", worker.pid, worker_connections)
 
 

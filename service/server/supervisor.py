@@ -29,8 +29,9 @@ class Child:
 
 
 def say(message: str) -> None:
-    """A console line for the operator."""
-    print(f"turnstream up: {message}", flush=True)
+    """A console line for the operator (a JSON log line when logs are JSON)."""
+    from service.logs import say as console
+    console(f"turnstream up: {message}")
 
 
 class Supervisor:
@@ -114,7 +115,7 @@ class Supervisor:
                     self._check_child(child, now)
                 time.sleep(self.poll_seconds)
         except KeyboardInterrupt:
-            print("\nstopping...", flush=True)
+            say("stopping...")
         finally:
             self.stop()
         return 0
@@ -143,7 +144,7 @@ class Supervisor:
         finally:
             if self.redis is not None:
                 self.redis.stop()
-        print("stopped.", flush=True)
+        say("stopped.")
 
 
 def kill_group(pgid: int) -> None:
