@@ -85,7 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
     from workers.queues import MAIN
 
-    from service.cli import game as game_cli, history as history_cli, rules as rules_cli
+    from service.cli import game as game_cli, history as history_cli, rules as rules_cli, upgrade as upgrade_cli
     from service.cli.bench import engine as bench
     parser = argparse.ArgumentParser(
         prog="turnstream",
@@ -140,6 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     history_cli.add_commands(sub)
     rules_cli.add_commands(sub)
+    upgrade_cli.add_commands(sub)
     game_cli.add_commands(sub)
     bench.add_commands(sub)
     return parser

@@ -1,0 +1,132 @@
+"""`turnstream upgrade-check` on the test Redis: honest matches (finished and running, several games) replay
+identically; a released rules version edited in place (a copied Uchronia whose 2026.11 deals 5 cards, not 6)
+names every stored Uchronia match as changed; the same on an operator backup folder; Redis unreachable is one
+line and exit 2."""
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import pytest
+
+from service.app.backup import export_all
+from service.app.history import History
+from service.cli import main as cli_main
+from service.cli.golden import SHORT_OPTIONS, play_one
+from service.cli.upgrade import upgrade_check
+from tests.invites import create_started, start_http
+from tests.rules_copies import copy_game, edit_json, import_fresh
+
+COUNT_LINE = re.compile(r"^checked (\d+) matches in [0-9.]+ s \([0-9-]+ matches/s\): (\d+) identical, (\d+) changed, "
+                        r"(\d+) broken$")
+
+
+def play(w, match_id: str, seed: str, commands: int | None = None) -> None:
+    """Random legal play (with a few timeouts and take-backs): `commands` steps, or to the end."""
+    rnd, history = random.Random(seed), History.from_wiring(w)
+    for _ in range(commands or 5000):
+        if w.matches.load(match_id).finished:
+            return
+        play_one(w.matches, history, match_id, rnd)
+    assert commands, f"{match_id} did not finish"
+
+
+@pytest.fixture
+def stored(wiring, client, make_user):
+    """Honest matches on the test Redis: {match id: (game id, finished)}, one of them begun over HTTP."""
+    (ann, ann_h), (bob, bob_h) = make_user("ann"), make_user("bob")
+    made = {}
+    for n, game_id in enumerate(("uchronia", "origins", "ti4-exploration", "merchant-of-venus", "uchronia")):
+        game = wiring.games[game_id]
+        mid = create_started(wiring, ann, game, [ann, bob], SHORT_OPTIONS[game_id])
+        play(wiring, mid, f"finished:{n}")
+        made[mid] = (game_id, True)
+    mid = start_http(client, ann_h, {"game": "uchronia", "players": [ann, bob]}, bob_h)
+    for _ in range(6):
+        active = client.get(f"/api/matches/{mid}").get_json()["active_players"][0]
+        headers = ann_h if active == ann else bob_h
+        legal = client.get(f"/api/matches/{mid}/legal", headers=headers).get_json()["commands"]
+        assert client.post(f"/api/matches/{mid}/commands", headers=headers, json=legal[-1]).status_code == 201
+    made[mid] = ("uchronia", False)
+    running = create_started(wiring, bob, wiring.games["merchant-of-venus"], [bob, ann])
+    play(wiring, running, "running", commands=25)
+    made[running] = ("merchant-of-venus", False)
+    assert sum(finished for _, finished in made.values()) == 5
+    return made
+
+
+def edited_uchronia(tmp_path):
+    """Uchronia with its released 2026.11 edited in place: 5 starting cards instead of 6 (what must never be)."""
+    folder = copy_game(tmp_path)
+    edit_json(folder / "versions" / "2026.11" / "uchronia.json", starting_hand=5)
+    return import_fresh(tmp_path)
+
+
+def counts(text: str) -> tuple:
+    """(checked, identical, changed, broken) from the count line, which ends the output."""
+    found = COUNT_LINE.match(text.strip().splitlines()[-1])
+    assert found, text
+    return tuple(int(x) for x in found.groups())
+
+
+def test_honest_matches_replay_identically(wiring, stored, monkeypatch, capsys):
+    """The real command against REDIS_URL: every stored match identical, the count line, exit 0."""
+    monkeypatch.setenv("REDIS_URL", wiring.settings.redis_url)
+    assert cli_main(["upgrade-check"]) == 0
+    out = capsys.readouterr().out
+    assert out.strip().splitlines() == [out.strip()], out  # nothing but the count line
+    assert counts(out) == (len(stored), len(stored), 0, 0)
+    assert cli_main(["upgrade-check", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert (summary["checked"], summary["identical"], summary["matches"]) == (len(stored), len(stored), [])
+
+
+def test_an_edited_release_names_every_match_it_changes(wiring, stored, tmp_path, capsys):
+    """Under a Uchronia whose 2026.11 deals 5 cards, each stored Uchronia match (finished or not) is changed at
+    its setup; the other games' matches stay identical; exit 1."""
+    games = dict(wiring.games, uchronia=edited_uchronia(tmp_path))
+    assert upgrade_check(wiring, games=games) == 1
+    out = capsys.readouterr().out
+    uchronia = sorted(mid for mid, (game_id, _) in stored.items() if game_id == "uchronia")
+    lines = out.strip().splitlines()
+    assert sorted(line.split(":", 1)[0] for line in lines[:-1]) == uchronia
+    for line in lines[:-1]:
+        assert re.search(r": changed at version \d+ under rules 2026\.11: the setup events differ", line), line
+    assert counts(out) == (len(stored), len(stored) - len(uchronia), len(uchronia), 0)
+
+
+def test_a_backup_folder_is_checked_without_redis(wiring, stored, tmp_path, capsys):
+    """`--export DIR` on what `turnstream export --all` wrote: identical under the installed rules, the Uchronia
+    matches changed under the edited ones, a tampered event and an unreadable file broken."""
+    folder = tmp_path / "backup"
+    export_all(wiring, folder, say=lambda *_: None)
+    assert cli_main(["upgrade-check", "--export", str(folder)]) == 0
+    assert counts(capsys.readouterr().out) == (len(stored), len(stored), 0, 0)
+
+    games = dict(wiring.games, uchronia=edited_uchronia(tmp_path))
+    assert upgrade_check(export=str(folder), games=games) == 1
+    out = capsys.readouterr().out
+    assert counts(out)[2] == sum(game_id == "uchronia" for game_id, _ in stored.values())
+
+    victim = next(mid for mid, (game_id, finished) in stored.items() if game_id == "origins")
+    path = folder / "matches" / f"{victim}.json"
+    doc = json.loads(path.read_text())
+    event = next(e for e in doc["events"] if e["scope"] == "game" and e["actor"])
+    event["data"] = dict(event["data"], forged=True)
+    path.write_text(json.dumps(doc))
+    (folder / "matches" / "m_torn.json").write_text("{not json")
+    assert upgrade_check(export=str(folder)) == 1
+    out = capsys.readouterr().out
+    assert re.search(rf"^{victim}: broken at version {event['version']}: the hash chain breaks here", out, re.M), out
+    assert re.search(r"m_torn\.json: broken: cannot read", out), out
+    assert counts(out) == (len(stored) + 1, len(stored) - 1, 0, 2)
+
+
+def test_an_unreachable_redis_is_one_line_and_exit_2(monkeypatch, capsys):
+    """No traceback: the reason and what to set."""
+    monkeypatch.setenv("REDIS_URL", "redis://127.0.0.1:1/0")
+    assert cli_main(["upgrade-check"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and len(captured.err.strip().splitlines()) == 1
+    assert "cannot reach Redis" in captured.err
