@@ -11,6 +11,7 @@ from projections.ratings import Ratings
 from projections.readers import ReadModels
 from projections.snapshots import SnapshotStore
 from service.app.live import BLOCK_MS, LiveHub, StreamCaps
+from service.app.mail.service import MailService
 from service.app.matches import MatchService
 from service.app.state_views import StateViews
 from service.app.users import Users
@@ -34,6 +35,7 @@ class Wiring:
     ratings: Ratings
     live: LiveHub
     state_views: StateViews
+    mail: MailService | None = None
 
 
 def build(settings: Settings | None = None, redis_client=None, games: dict[str, Game] | None = None,
@@ -46,10 +48,26 @@ def build(settings: Settings | None = None, redis_client=None, games: dict[str, 
     store = store if store is not None else EventStore(r, settings.partitions)
     snapshots = SnapshotStore(r, store.keys, settings.snapshot_every, games, store.read_range)
     matches = MatchService(store, games, cache_size=settings.cache_size, snapshots=snapshots)
-    return Wiring(settings=settings, redis=r, store=store, games=games, matches=matches,
-                  users=Users(r, AuthCache(r, settings.auth_cache_seconds)),
+    users = Users(r, AuthCache(r, settings.auth_cache_seconds))
+    return Wiring(settings=settings, redis=r, store=store, games=games, matches=matches, users=users,
                   read_models=ReadModels(r, store.keys), ratings=Ratings(r),
-                  live=build_live(settings, redis_client, games, matches), state_views=StateViews(matches))
+                  live=build_live(settings, redis_client, games, matches), state_views=StateViews(matches),
+                  mail=MailService(r, users, settings.public_url, mail_queue_factory(settings)))
+
+
+def mail_queue_factory(settings: Settings):
+    """The notifications queue, on a queue connection made on first use (mails are sent by its jobs)."""
+    made: list = []
+
+    def factory():
+        from rq import Queue
+
+        from service.store.connections import make_queue_redis
+        from service.store.queues import NOTIFICATIONS
+        if not made:
+            made.append(Queue(NOTIFICATIONS, connection=make_queue_redis(settings)))
+        return made[0]
+    return factory
 
 
 def build_live(settings: Settings, redis_client, games: dict[str, Game], matches: MatchService) -> LiveHub:

@@ -42,6 +42,11 @@ class Settings:
     log_format: str = "text"
     log_level: str = ""
     access_log: str = ""
+    smtp_url: str = ""  # smtp:// or smtps://, credentials in the URL; empty: mails become .eml files in mail_dir
+    mail_from: str = "turnstream@localhost"
+    mail_dir: str = "var/mail"
+    email_rate_limit: str = "5/hour"  # mails a player may ask for (verification, sign-in links) per address
+    signin_rate_limit: str = "30/hour"  # sign-in mails asked for from one client address
 
     @property
     def command_rate_limit(self) -> str:
@@ -99,4 +104,9 @@ def from_env(env=None) -> Settings:
         log_format="json" if get("TURNSTREAM_LOG_FORMAT", "").lower() == "json" else "text",
         log_level=get("TURNSTREAM_LOG_LEVEL", "").upper(),
         access_log=get("TURNSTREAM_ACCESS_LOG", ""),
+        smtp_url=get("TURNSTREAM_SMTP_URL", ""),
+        mail_from=get("TURNSTREAM_MAIL_FROM") or "turnstream@localhost",
+        mail_dir=get("TURNSTREAM_MAIL_DIR") or "var/mail",
+        email_rate_limit=rate_limit(get("TURNSTREAM_EMAIL_RATE_LIMIT") or "5/hour"),
+        signin_rate_limit=rate_limit(get("TURNSTREAM_SIGNIN_RATE_LIMIT") or "30/hour"),
     )

@@ -24,6 +24,7 @@ TEST_DATABASE_MARKER = "turnstream-test-database"  # a key saying "the tests may
 
 # tests keep the rate limits out of the way, except the rate-limit tests themselves
 HIGH_LIMITS = {"account_rate_limit": "100000/minute", "match_rate_limit": "100000/minute",
+               "email_rate_limit": "100000/minute", "signin_rate_limit": "100000/minute",
                "chat_rate_limit": "100000/minute"}
 
 

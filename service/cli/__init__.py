@@ -45,6 +45,16 @@ def up_children(args, env: dict) -> list:
     ]
 
 
+def up_mail(env: dict, data: Path) -> str:
+    """Where `turnstream up`'s mails go: the SMTP server, or .eml files in the data folder's mail/ (set in `env`)."""
+    if env.get("TURNSTREAM_SMTP_URL"):
+        from service.app.mail.transport import parse_smtp_url
+        target = parse_smtp_url(env["TURNSTREAM_SMTP_URL"])
+        return f"sent through {'smtps' if target.tls else 'smtp'}://{target.host}:{target.port}"
+    env.setdefault("TURNSTREAM_MAIL_DIR", str(data / "mail"))
+    return f"no TURNSTREAM_SMTP_URL: each mail is written as an .eml file in {env['TURNSTREAM_MAIL_DIR']}"
+
+
 def cmd_up(args) -> int:
     """Everything on one machine: Redis (embedded unless REDIS_URL is set), the web server and the
     workers, each restarted with backoff if it crashes; Ctrl-C stops everything."""
@@ -64,6 +74,7 @@ def cmd_up(args) -> int:
     else:
         print(f"redis: {env['REDIS_URL']}", flush=True)
     env.setdefault("TURNSTREAM_PUBLIC_URL", f"http://{args.host}:{args.port}")
+    print(f"mail: {up_mail(env, Path(args.data).resolve())}", flush=True)
     supervisor = Supervisor(up_children(args, env), redis=redis)
     print(f"turnstream is up: open http://{args.host}:{args.port}/  (Ctrl-C stops everything)", flush=True)
     return supervisor.run()

@@ -24,9 +24,9 @@ def _snake(name: str) -> str:
 def create_app(settings=None, wiring=None) -> Flask:
     """Build the web application (wiring defaults to the environment's settings)."""
     from service import logs
-    from service.web import pages, ratelimit
+    from service.web import account_pages, pages, ratelimit
     from service import bootstrap as wiring_mod
-    from service.web.api import docs, games, health, history, matches, metrics, stream, users
+    from service.web.api import docs, games, health, history, mail as mail_api, matches, metrics, stream, users
 
     app = Flask(__name__)
     app.json = OrjsonProvider(app)
@@ -36,7 +36,8 @@ def create_app(settings=None, wiring=None) -> Flask:
     if w.settings.log_format == "json":  # gunicorn workers: JSON lines from the first request on
         logs.configure(w.settings)
     logs.install(app)
-    for bp in (health.bp, metrics.bp, users.bp, games.bp, docs.bp, matches.bp, history.bp, stream.bp, pages.bp):
+    for bp in (health.bp, metrics.bp, users.bp, games.bp, docs.bp, matches.bp, history.bp, stream.bp, pages.bp,
+               account_pages.bp, mail_api.bp):
         app.register_blueprint(bp)
     if w.settings.trusted_proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=w.settings.trusted_proxies)

@@ -38,7 +38,15 @@ def caller_id() -> str:
     return current_user()["id"]
 
 
-KEYS = {"address": client_address, "user": caller_id}
+def email_address() -> str:
+    """The e-mail address a request names (the JSON body's or the form's `email`), casefolded."""
+    from flask import request
+    data = request.get_json(silent=True) if request.is_json else request.form
+    value = data.get("email") if isinstance(data, dict) or hasattr(data, "get") else None
+    return value.strip().casefold()[:254] if isinstance(value, str) else "-"
+
+
+KEYS = {"address": client_address, "user": caller_id, "email": email_address}
 LEASED_SCOPES = {"commands"}  # limits taken in leases (see LeasedLimit)
 LEASE_FRACTION = 50  # a lease is this fraction of the limit (at least one request)
 MAX_LEASES = 50_000  # per process; expired leases are dropped beyond this
@@ -191,6 +199,11 @@ RULES = (
     ("history.propose_rules_upgrade", "command_rate_limit", "commands", "user"),  # each replays the history
     ("history.vote_rules_upgrade", "command_rate_limit", "commands", "user"),
     ("matches.chat", "chat_rate_limit", "chat", "user"),
+    ("mail_api.put_email", "email_rate_limit", "verify-mail", "user"),  # each mails a link
+    ("mail_api.sign_in_by_email", "signin_rate_limit", "sign-in-mail", "address"),
+    ("mail_api.sign_in_by_email", "email_rate_limit", "sign-in-mail-to", "email"),  # one mailbox is not flooded
+    ("account.request_sign_in", "signin_rate_limit", "sign-in-mail", "address"),
+    ("account.request_sign_in", "email_rate_limit", "sign-in-mail-to", "email"),
 )
 
 

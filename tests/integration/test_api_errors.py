@@ -50,7 +50,8 @@ def test_tokens(client, make_user):
     error_of(client.get("/api/users/me", headers={"Authorization": "Bearer nope"}), 401, "unauthorized")
     error_of(client.get("/api/users/me", headers={"Authorization": "Basic abc"}), 401, "unauthorized")
     uid, h = make_user("ann")
-    assert client.get("/api/users/me", headers=h).get_json() == {"id": uid, "name": "ann"}
+    assert client.get("/api/users/me", headers=h).get_json() == {"id": uid, "name": "ann", "email": None,
+                                                                  "email_verified": False}
 
 
 def test_tokens_are_stored_hashed(client, wiring):

@@ -27,11 +27,13 @@ def search_users():
 
 
 @bp.get("/api/users/me")
-@documented("who the token belongs to", auth="required")
+@documented("who the token belongs to, with their e-mail address and whether it is proven", auth="required")
 def me():
     """The caller's id and name."""
     user = current_user()
-    return {"id": user["id"], "name": user["name"]}
+    contact = wiring().mail.contacts.get(user["id"])
+    return {"id": user["id"], "name": user["name"], "email": contact["email"],
+            "email_verified": contact["email_verified"]}
 
 
 @bp.post("/api/users/me/token")
