@@ -59,6 +59,23 @@ class Settings:
         return self.rq_redis_url or self.redis_url
 
 
+class ConfigError(ValueError):
+    """A setting that cannot work: the command line and the web server say it in one line and stop."""
+
+
+REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
+
+
+def redis_url(name: str, value: str) -> str:
+    """A Redis URL, checked now so a typo fails at start-up in one line (not in redis-py, as a traceback)."""
+    if not value.startswith(REDIS_SCHEMES):
+        import re
+        shown = re.sub(r"//([^:@/]*):[^@/]*@", r"//\1:***@", value)
+        raise ConfigError(f"{name}={shown!r} is not a Redis URL: it starts with redis://, rediss:// or unix:// "
+                          f"(e.g. redis://127.0.0.1:6379/0)")
+    return value
+
+
 def rate_limit(value: str) -> str:
     """A limit string such as "30/hour" or "10/minute;120/hour", checked now so a typo fails at start-up."""
     from limits import parse_many
@@ -71,9 +88,9 @@ def from_env(env=None) -> Settings:
     env = os.environ if env is None else env
     get = env.get
     return Settings(
-        redis_url=get("REDIS_URL") or "redis://127.0.0.1:6379/0",
+        redis_url=redis_url("REDIS_URL", get("REDIS_URL") or "redis://127.0.0.1:6379/0"),
         redis_cluster=get("REDIS_CLUSTER", "") in ("1", "true", "yes"),
-        rq_redis_url=get("RQ_REDIS_URL", ""),
+        rq_redis_url=get("RQ_REDIS_URL") and redis_url("RQ_REDIS_URL", get("RQ_REDIS_URL")) or "",
         partitions=int(get("TURNSTREAM_PARTITIONS") or 64),
         max_body_bytes=int(get("TURNSTREAM_MAX_BODY_BYTES") or 64 * 1024),
         cache_size=int(get("TURNSTREAM_CACHE_SIZE") or 2000),

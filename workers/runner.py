@@ -115,11 +115,13 @@ def run_worker(settings, burst: bool = False, name: str | None = None, queues=MA
     is ridden out: the worker waits for it with backoff and serves again, instead of dying on the error."""
     from rq import Queue, SimpleWorker
 
+    from service.store.connections import RQ_NEEDS_PLAIN_REDIS, Misconfigured, check_topology, is_cluster_reply
     from service.store.connections import make_queue_redis
 
     from .context import wiring
     from .followups import after_projection
 
+    check_topology(settings, queues=True)  # Misconfigured: said in one line by the command, exit non-zero
     conn = make_queue_redis(settings)
     projects = PROJECTIONS in queues
     rq_queues = [Queue(q, connection=conn) for q in queues if q != PROJECTIONS]
@@ -149,6 +151,8 @@ def run_worker(settings, burst: bool = False, name: str | None = None, queues=MA
                 worker.work(with_scheduler=True, logging_level="WARNING")
                 return  # asked to stop (SIGTERM/SIGINT)
             except RedisError as exc:
+                if is_cluster_reply(exc):  # not an outage: RQ on a cluster node can never work
+                    raise Misconfigured(RQ_NEEDS_PLAIN_REDIS) from None
                 log.warning("worker %s: lost Redis (%s); reconnecting", name, exc)
                 say(f"turnstream worker: lost Redis ({exc}); reconnecting with backoff")
                 if not wait_for_redis(conn, stop):

@@ -14,9 +14,23 @@ def _settings():
     return from_env()
 
 
+EX_CONFIG = 78  # sysexits.h: the settings cannot work (`up` stops instead of restarting such a child)
+
+
+def _refuse(command: str, problem: str) -> int:
+    """Say why a command cannot run as configured, in one line; the exit status for it."""
+    print(f"turnstream {command}: {problem}", file=sys.stderr)
+    return EX_CONFIG
+
+
 def cmd_web(args) -> int:
     """Serve the web app as production does: gunicorn with gevent workers (service/server/gunicorn_conf.py)."""
-    from service.server.web_command import web_command
+    from service.server.web_command import port_problem, web_command
+    from service.store.connections import check_topology
+    busy = port_problem(args.host, args.port)
+    if busy:
+        return _refuse("web", busy)
+    check_topology(_settings())
     cmd = web_command(args.host, args.port, args.workers)
     say(f"turnstream web: http://{args.host}:{args.port} (gunicorn, gevent workers)")
     os.execv(cmd[0], cmd)  # gunicorn takes over this process: signals reach its arbiter directly
@@ -26,9 +40,13 @@ def cmd_web(args) -> int:
 def cmd_worker(args) -> int:
     """Run an RQ worker on the given queues (default: projections, turn deadlines and bot turns)."""
     from workers.runner import run_worker
+    from service.store.connections import Misconfigured
     queues = tuple(q.strip() for q in args.queues.split(",") if q.strip())
     say(f"turnstream worker: processing queues {', '.join(queues)}")
-    run_worker(_settings(), burst=args.burst, queues=queues)
+    try:
+        run_worker(_settings(), burst=args.burst, queues=queues)
+    except Misconfigured as exc:  # not an outage: waiting would loop for ever
+        return _refuse("worker", str(exc))
     return 0
 
 
@@ -60,6 +78,11 @@ def cmd_up(args) -> int:
     workers, each restarted with backoff if it crashes; Ctrl-C stops everything."""
     from service.server.embedded_redis import EmbeddedRedis
     from service.server.supervisor import Supervisor
+    from service.server.web_command import port_problem
+    from service.store.connections import check_topology, shown_url
+    busy = port_problem(args.host, args.port)
+    if busy:  # before anything starts: nothing to restart for ever, no other server's address printed
+        return _refuse("up", busy)
     env = dict(os.environ)
     redis = None
     if not env.get("REDIS_URL"):
@@ -70,14 +93,30 @@ def cmd_up(args) -> int:
             print(f"turnstream up: {exc}", file=sys.stderr)
             return 2
         env["REDIS_URL"] = redis.url
-        print(f"redis: embedded at {redis.url} (AOF appendfsync always, data in {data})", flush=True)
+        say(f"redis: embedded at {redis.url} (AOF appendfsync always, data in {data})")
     else:
-        print(f"redis: {env['REDIS_URL']}", flush=True)
+        check_topology(_settings(), queues=True)
+        say(f"redis: {shown_url(env['REDIS_URL'])}")
     env.setdefault("TURNSTREAM_PUBLIC_URL", f"http://{args.host}:{args.port}")
     print(f"mail: {up_mail(env, Path(args.data).resolve())}", flush=True)
-    supervisor = Supervisor(up_children(args, env), redis=redis)
-    print(f"turnstream is up: open http://{args.host}:{args.port}/  (Ctrl-C stops everything)", flush=True)
+    url = f"http://{args.host}:{args.port}/"
+    supervisor = Supervisor(up_children(args, env), redis=redis, ready=lambda: web_answers(url),
+                            ready_message=f"turnstream is up: open {url}  (Ctrl-C stops everything)")
     return supervisor.run()
+
+
+def web_answers(url: str) -> bool:
+    """True once the web server answers at `url` (its liveness path), whatever the status."""
+    import urllib.error
+    import urllib.request
+    probe = url.replace("//0.0.0.0:", "//127.0.0.1:").replace("//[::]:", "//[::1]:") + "livez"
+    try:
+        with urllib.request.urlopen(probe, timeout=2):
+            return True
+    except urllib.error.HTTPError:
+        return True
+    except (OSError, ValueError):
+        return False
 
 
 def cmd_rebuild(args) -> int:
@@ -158,10 +197,25 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
-    """Entry point of the `turnstream` console script."""
+    """Entry point of the `turnstream` console script. A setting that cannot work, or a Redis that cannot be
+    used, is one line on standard error, never a traceback."""
+    from redis.exceptions import RedisError
+
     from service import logs
+    from service.config import ConfigError
+    from service.store.connections import Misconfigured, redis_problem
     args = build_parser().parse_args(argv)
-    logs.configure(_settings(), verbose=args.verbose)
-    return args.func(args) or 0
+    try:
+        settings = _settings()
+    except ConfigError as exc:
+        return _refuse(args.command, str(exc))
+    logs.configure(settings, verbose=args.verbose)
+    try:
+        return args.func(args) or 0
+    except Misconfigured as exc:
+        return _refuse(args.command, str(exc))
+    except RedisError as exc:
+        print(f"turnstream {args.command}: {redis_problem(exc, settings)}", file=sys.stderr)
+        return 2
 
 

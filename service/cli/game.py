@@ -18,6 +18,9 @@ def load_game(target: str):
     if path.exists():
         path = path.resolve()
         init = path / "__init__.py" if path.is_dir() else path
+        if not init.is_file():
+            raise ImportError(f"{target} is a folder without __init__.py: give a game package's folder (the one "
+                              f"holding __init__.py with GAME = Game(...)), a .py file or a module name")
         name = f"turnstream_checked_{path.stem if path.is_file() else path.name}"
         spec = importlib.util.spec_from_file_location(
             name, init, submodule_search_locations=[str(path)] if path.is_dir() else None)
@@ -37,8 +40,8 @@ def cmd_check_game(args) -> int:
     from domain.engine.contract_kit import check_game
     try:
         game = load_game(args.module)
-    except (ImportError, SyntaxError) as exc:
-        print(f"turnstream check-game: cannot import {args.module}: {type(exc).__name__}: {exc}", file=sys.stderr)
+    except (ImportError, SyntaxError, OSError) as exc:
+        print(f"turnstream check-game: cannot import {args.module}: {exc}", file=sys.stderr)
         return 2
     seats = [args.players] if args.players else None
     report = check_game(game, seeds=tuple(range(1, args.seeds + 1)), budget=args.budget, seats=seats)

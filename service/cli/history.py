@@ -17,18 +17,26 @@ def _fail(message: str) -> int:
 
 
 def _guarded(run):
-    """Run a command, turning API and Redis errors into a one-line message and exit status 2."""
+    """Run a command, turning API and Redis errors into a one-line message and exit status 2; a Redis that
+    cannot work as configured (a cluster node without REDIS_CLUSTER=1) is said so before anything is read."""
     from redis.exceptions import RedisError
 
     from service.app.errors import AppError
+    from service.config import from_env
+    from service.store.connections import Misconfigured, check_topology, redis_problem
 
     def wrapper(args) -> int:
+        settings = from_env()
         try:
+            if not getattr(args, "file", None):  # `audit --file` reads no Redis
+                check_topology(settings)
             return run(args)
+        except Misconfigured as exc:
+            return _fail(str(exc))
         except AppError as exc:
             return _fail(exc.message)
         except RedisError as exc:
-            return _fail(f"cannot reach Redis ({exc}); set REDIS_URL")
+            return _fail(redis_problem(exc, settings))
     return wrapper
 
 

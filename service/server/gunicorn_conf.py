@@ -68,8 +68,28 @@ if BALANCE:
     BOARD = Board()
 
 
+def refuse_misconfiguration() -> None:
+    """A REDIS_URL or RQ_REDIS_URL that is no Redis URL stops the server at once, in one line and with EX_CONFIG
+    (78), instead of workers failing to boot. Checked without importing redis-py or anything that imports ssl:
+    the gevent workers forked from here patch the standard library first."""
+    import sys
+
+    from service.config import ConfigError, redis_url
+    try:
+        for name in ("REDIS_URL", "RQ_REDIS_URL"):
+            if os.environ.get(name):
+                redis_url(name, os.environ[name])
+    except ConfigError as exc:
+        print(f"turnstream web: {exc}", file=sys.stderr, flush=True)
+        if _OWN_METRICS_DIR:
+            shutil.rmtree(os.environ["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)
+        sys.exit(78)
+
+
 def on_starting(server):
-    """Empty the metrics directory: counts left by an earlier server would be added to this one's."""
+    """Refuse a configuration that cannot work; empty the metrics directory: counts left by an earlier server
+    would be added to this one's."""
+    refuse_misconfiguration()
     directory = Path(os.environ["PROMETHEUS_MULTIPROC_DIR"])
     directory.mkdir(parents=True, exist_ok=True)
     for stale in directory.glob("*.db"):
@@ -97,11 +117,7 @@ def pre_fork(server, worker):
 
 
 def post_fork(server, worker):
-    """Name the worker in the log and install the app's log handler (service/logs.py) before the app is built;
-    it builds its own app, connections and live reader after the fork."""
-    from service import logs
-    from service.config import from_env
-    logs.configure(from_env())
+    """Name the worker in the log; it builds its own app, connections and live reader after the fork."""
     server.log.info("web worker %s: gevent, up to %d connections", worker.pid, worker_connections)
 
 
@@ -112,14 +128,22 @@ def post_worker_init(worker):
     import gevent
 
     from service.server import gc_policy
-    from service import metrics
+    from service import logs, metrics
     from service.config import from_env
     from service.server.web_response import install
+    from service.store.connections import Misconfigured, check_topology
+    settings = from_env()
+    logs.configure(settings)  # the app's log handler (service/logs.py), in text mode too
+    try:
+        check_topology(settings)
+    except Misconfigured as exc:  # gunicorn stops when a worker fails to boot (exit 3): one line, no loop
+        worker.log.error("turnstream web: %s", exc)
+        raise SystemExit(3) from None
     install()
     if BALANCE:
         from service.server import accept_balance
         accept_balance.install(worker, BOARD)
-    gc_policy.install(from_env().gc_sweep_seconds, on_pause=metrics.observe_gc_pause)
+    gc_policy.install(settings.gc_sweep_seconds, on_pause=metrics.observe_gc_pause)
 
     def end_streams_on_stop():
         while worker.alive:

@@ -9,6 +9,8 @@ import sys
 import time
 from dataclasses import dataclass
 
+EX_CONFIG = 78  # sysexits.h: a child that cannot run as configured (busy port, wrong Redis) is not restarted
+
 
 @dataclass
 class Child:
@@ -38,12 +40,16 @@ class Supervisor:
     """Starts children (and an embedded Redis), restarts whatever exits until asked to stop.
 
     A child that ran for less than `stable_seconds` before exiting waits twice as long as last time
-    (from `min_backoff` up to `max_backoff`); one that ran longer is restarted after `min_backoff`."""
+    (from `min_backoff` up to `max_backoff`); one that ran longer is restarted after `min_backoff`. A child
+    that exits with EX_CONFIG said why it cannot run as configured: restarting it would only repeat that, so
+    everything stops. `ready()` is asked until it says yes; then `ready_message` is said, once."""
 
     def __init__(self, children: list, redis=None, min_backoff: float = 0.5, max_backoff: float = 30.0,
-                 stable_seconds: float = 10.0, poll_seconds: float = 0.2):
+                 stable_seconds: float = 10.0, poll_seconds: float = 0.2, ready=None, ready_message: str = ""):
         self.children = children
         self.redis = redis
+        self.ready, self.ready_message = ready, ready_message
+        self.failed: Child | None = None
         self.redis_restart_at: float | None = None
         self.redis_backoff = 0.0
         self.min_backoff, self.max_backoff = min_backoff, max_backoff
@@ -67,6 +73,10 @@ class Supervisor:
     def _check_child(self, child: Child, now: float) -> None:
         if child.restart_at is None and not child.alive():
             ran_for = now - child.started_at
+            if child.proc.returncode == EX_CONFIG:
+                self.failed = child
+                say(f"{child.name} cannot run as configured (it said why above); stopping everything")
+                return
             child.backoff = self._next_backoff(child.backoff, ran_for)
             child.restart_at = now + child.backoff
             child.restarts += 1
@@ -108,17 +118,21 @@ class Supervisor:
         for child in self.children:
             self.start(child)
         try:
-            while True:
+            while self.failed is None:
                 now = time.monotonic()
                 self._check_redis(now)
                 for child in self.children:
                     self._check_child(child, now)
+                if self.ready is not None and self.failed is None and self.ready():
+                    self.ready = None
+                    from service.logs import say as console
+                    console(self.ready_message)
                 time.sleep(self.poll_seconds)
         except KeyboardInterrupt:
             say("stopping...")
         finally:
             self.stop()
-        return 0
+        return EX_CONFIG if self.failed is not None else 0
 
     def stop(self, timeout: float = 10.0) -> None:
         """SIGTERM every child, wait (then kill), and stop the embedded Redis last. A second Ctrl-C or
