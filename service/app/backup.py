@@ -63,26 +63,55 @@ def backup_user(w, user_id: str) -> dict | None:
     return out
 
 
+PRIVATE_FILE, PRIVATE_DIR = 0o600, 0o700  # a backup holds every seed: readable by its owner only
+
+
+def write_private(path: Path, text: str) -> None:
+    """Write `text` to `path` readable and writable by its owner only (0600), also when it existed before."""
+    import os
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE_FILE)
+    with open(fd, "w", encoding="utf-8") as fh:
+        os.fchmod(fh.fileno(), PRIVATE_FILE)
+        fh.write(text)
+
+
+def private_directory(directory: Path, say=print) -> None:
+    """Make the backup's folder (and matches/) 0700. A folder that held other files before is not the
+    backup's own: its mode is left alone, and said (the files in it are 0600 all the same)."""
+    import os
+    own = {"matches", "users.json", "manifest.json"}
+    existed = directory.exists() and any(p.name not in own for p in directory.iterdir())
+    directory.mkdir(mode=PRIVATE_DIR, parents=True, exist_ok=True)
+    (directory / "matches").mkdir(mode=PRIVATE_DIR, exist_ok=True)
+    os.chmod(directory / "matches", PRIVATE_DIR)
+    if not existed:
+        os.chmod(directory, PRIVATE_DIR)
+    elif directory.stat().st_mode & 0o077:
+        say(f"  {directory} holds other files, so its mode is left as it is ({directory.stat().st_mode & 0o777:o}); "
+            f"the backup files in it are readable by their owner only")
+
+
 def export_all(w, directory: Path, say=print) -> dict:
-    """Write DIR/users.json, DIR/matches/<id>.json and DIR/manifest.json; return the counts."""
+    """Write DIR/users.json, DIR/matches/<id>.json and DIR/manifest.json, each 0600 in a 0700 folder; return the
+    counts."""
     directory = Path(directory)
-    (directory / "matches").mkdir(parents=True, exist_ok=True)
+    private_directory(directory, say)
     history = History.from_wiring(w)
     ids = match_ids(w)
     events = 0
     for n, match_id in enumerate(ids, 1):
         doc = backup_match(history, match_id)
-        (directory / "matches" / f"{match_id}.json").write_text(json.dumps(doc, ensure_ascii=False) + "\n")
+        write_private(directory / "matches" / f"{match_id}.json", json.dumps(doc, ensure_ascii=False) + "\n")
         events += doc["length"]
         if n % 100 == 0 or n == len(ids):
             say(f"  matches {n}/{len(ids)}: {events} events")
     users = [u for u in (backup_user(w, uid) for uid in user_ids(w)) if u]
-    (directory / "users.json").write_text(json.dumps({"kind": BACKUP_KIND, "warning": WARNING, "users": users},
-                                                     ensure_ascii=False, indent=1) + "\n")
+    write_private(directory / "users.json", json.dumps({"kind": BACKUP_KIND, "warning": WARNING, "users": users},
+                                                       ensure_ascii=False, indent=1) + "\n")
     manifest = {"kind": BACKUP_KIND, "warning": WARNING, "matches": len(ids), "events": events, "users": len(users),
                 "written_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                 "partitions": w.store.keys.partitions}
-    (directory / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
+    write_private(directory / "manifest.json", json.dumps(manifest, indent=1) + "\n")
     return manifest
 
 
