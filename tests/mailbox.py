@@ -18,6 +18,7 @@ from rq.registry import ScheduledJobRegistry
 from service.store.connections import make_queue_redis
 from workers.queues import NOTIFICATIONS
 
+DIGEST_PREFIX = "mail-digest-"  # the daily digest's own scheduled job: not a mail waiting for a retry
 LINK = re.compile(r"https?://[^\s<>\"]+")
 
 
@@ -101,12 +102,12 @@ def run_mail_jobs(w) -> None:
 
 
 def run_due_retries(w) -> int:
-    """Move every scheduled retry of the notifications queue to the queue now (as if its backoff had passed) and
+    """Move every scheduled mail (retries; reminders too) of the notifications queue to the queue now (as if its backoff had passed) and
     run them; return how many there were."""
     conn = make_queue_redis(w.settings)
     queue = Queue(NOTIFICATIONS, connection=conn)
     registry = ScheduledJobRegistry(queue=queue)
-    ids = registry.get_job_ids()
+    ids = [j for j in registry.get_job_ids() if not j.startswith(DIGEST_PREFIX)]
     for job_id in ids:
         job = Job.fetch(job_id, connection=conn)
         registry.remove(job)
@@ -118,7 +119,8 @@ def run_due_retries(w) -> int:
 def scheduled_retries(w) -> int:
     """How many mail jobs wait for their next attempt."""
     conn = make_queue_redis(w.settings)
-    return len(ScheduledJobRegistry(queue=Queue(NOTIFICATIONS, connection=conn)).get_job_ids())
+    ids = ScheduledJobRegistry(queue=Queue(NOTIFICATIONS, connection=conn)).get_job_ids()
+    return len([j for j in ids if not j.startswith(DIGEST_PREFIX)])
 
 
 def self_signed(tmp_path) -> tuple[str, str] | None:

@@ -32,7 +32,7 @@ def schedule(changes: list, matches: dict) -> list:
     matches by id); return the job ids."""
     from rq.exceptions import DuplicateJobError
 
-    scheduled = []
+    scheduled, reminders = [], []
     for prev, row in changes:
         turns = turns_started(prev, row) if row.get("status") == "active" else {}
         if not turns:
@@ -50,6 +50,13 @@ def schedule(changes: list, matches: dict) -> list:
             except DuplicateJobError:
                 continue
             scheduled.append(job_id)
+            reminders.append((row["id"], player, since, at))
+    if reminders:  # beside each deadline, a reminder mail for the players who want one (workers/mail.py)
+        from .mail import schedule_reminders
+        try:
+            schedule_reminders(reminders)
+        except Exception:  # a reminder lost never costs a deadline
+            log.exception("deadline reminders not scheduled")
     return scheduled
 
 

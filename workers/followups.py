@@ -1,4 +1,4 @@
-"""What follows a projection batch: schedule turn deadlines, bot turns and notifications for the changed rows."""
+"""What follows a projection batch: schedule turn deadlines, bot turns, webhooks and mails for the changed rows."""
 from __future__ import annotations
 
 import logging
@@ -15,8 +15,9 @@ def after_projection(changes: list, matches: dict, webhooks: dict | None = None)
         return
     from functools import partial
 
-    from . import bot_turns, deadlines, notifications
-    for follow_up in (deadlines.schedule, bot_turns.schedule, partial(notifications.notify, webhooks=webhooks)):
+    from . import bot_turns, deadlines, mail, notifications
+    for follow_up in (deadlines.schedule, bot_turns.schedule, partial(notifications.notify, webhooks=webhooks),
+                      mail.notify):
         try:
             follow_up(changes, matches)
         except RedisError as exc:

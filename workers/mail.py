@@ -11,6 +11,7 @@ from domain.engine.timestamps import epoch, format_time, parse_time
 from projections.summary import DISPUTE_VOTE, INVITATION, TURN, turns_started, waits, waits_started
 
 from service.app.mail.compose import Letter, compose, unsubscribe_kind
+from service.app.mail.service import job_id_of as job_id_of_spec  # noqa: F401 (tests find a mail's job by it)
 from service.app.mail.contacts import DIGEST, IMMEDIATE
 from service.app.mail.transport import MailNotSent, transport_for
 
@@ -127,3 +128,125 @@ def digest_items(w, user_id: str) -> list:
     return [{"label": titles.get(row["game"], row["game"]), "url": w.mail.url(f"/matches/{row['id']}"),
              "note": row["waiting_since"][:16].replace("T", " ") + " UTC"}
             for row in w.read_models.inbox(user_id) if row.get("waiting_for") == TURN]
+
+
+# -- what projection changes call for ------------------------------------------------------------------------
+def mail_readers(w, user_ids) -> dict:
+    """{user: preferences} of the users among `user_ids` with a proven address (one round trip; bots have none)."""
+    user_ids = [u for u in dict.fromkeys(user_ids) if u and not u.startswith("bot:")]
+    if not user_ids:
+        return {}
+    from service.store.keys import Keys
+    pipe = w.redis.pipeline(transaction=False)
+    for user_id in user_ids:
+        pipe.hmget(Keys.user(user_id), ["email", "email_verified", "notify"])
+    out = {}
+    for user_id, (email, verified, prefs) in zip(user_ids, pipe.execute()):
+        if email and verified == "1":
+            out[user_id] = w.mail.contacts._prefs(prefs)
+    return out
+
+
+def notify(changes: list, matches: dict) -> list:
+    """Post the mails these projection changes call for: "your move" (immediate), invitations and dispute votes,
+    to players with a proven address who want them (checked again when each is sent); return the mail ids."""
+    w = wiring()
+    wanted = []
+    for prev, row in changes:
+        reasons = waits(row)
+        for player, since in waits_started(prev, row).items():
+            if reasons.get(player) in (TURN, INVITATION, DISPUTE_VOTE):
+                wanted.append((row, player, since, reasons[player]))
+    if not wanted:
+        return []
+    readers = mail_readers(w, [player for _row, player, _since, _reason in wanted])
+    posted = []
+    for row, player, since, reason in wanted:
+        prefs = readers.get(player)
+        if prefs is None:
+            continue
+        base = {"user": player, "match": row["id"], "since": since}
+        if reason == TURN and row.get("status") == "active" and prefs["your_move"] == IMMEDIATE:
+            spec = {**base, "id": f"your_move:{player}:{row['id']}:{since}", "kind": "your_move"}
+        elif reason == INVITATION and prefs["invitations"]:
+            spec = {**base, "id": f"invitation:{player}:{row['id']}", "kind": "invitation"}
+        elif reason == DISPUTE_VOTE and prefs["disputes"]:
+            dispute = matches[row["id"]].open_dispute() or {}
+            spec = {**base, "id": f"dispute:{player}:{row['id']}:{dispute.get('id')}", "kind": "dispute",
+                    "by": dispute.get("by"), "reason": dispute.get("reason")}
+        else:
+            continue
+        if w.mail.post(spec):
+            posted.append(spec["id"])
+    ensure_digest_scheduled(w)
+    return posted
+
+
+def schedule_reminders(turns: list) -> list:
+    """For each started turn [(match id, player, since, deadline)], schedule a reminder mail the player's chosen
+    number of hours before the deadline (none when that moment has passed or they chose none); the ids."""
+    w = wiring()
+    readers = mail_readers(w, [player for _m, player, _s, _d in turns])
+    posted = []
+    now = datetime.now(timezone.utc)
+    for match_id, player, since, deadline in turns:
+        hours = (readers.get(player) or {}).get("deadline_reminder_hours")
+        if not hours:
+            continue
+        at = deadline - timedelta(hours=hours)
+        if at <= now or at <= parse_time(since):
+            continue  # the turn is shorter than the reminder: the "your move" mail says it
+        spec = {"id": f"reminder:{player}:{match_id}:{since}", "kind": "reminder", "user": player, "match": match_id,
+                "since": since, "deadline": format_time(deadline), "hours": hours}
+        if w.mail.post(spec, at=at):
+            posted.append(spec["id"])
+    return posted
+
+
+# -- the daily digest --------------------------------------------------------------------------------------------
+DIGEST_JOB = "workers.mail.daily_digest"
+DIGEST_HOUR_UTC = 7
+DIGEST_CHAIN_KEY = "ts:mail:digest-chain"  # set while the next daily digest job is scheduled
+
+
+def next_digest_time(now: datetime | None = None) -> datetime:
+    """The next DIGEST_HOUR_UTC o'clock."""
+    now = now or datetime.now(timezone.utc)
+    at = now.replace(hour=DIGEST_HOUR_UTC, minute=0, second=0, microsecond=0)
+    return at if at > now else at + timedelta(days=1)
+
+
+def ensure_digest_scheduled(w) -> bool:
+    """Schedule the next daily digest unless it is (the job schedules the one after; this mends a broken chain)."""
+    at = next_digest_time()
+    if not w.redis.set(DIGEST_CHAIN_KEY, at.isoformat(), nx=True, ex=2 * 24 * 3600):
+        return False
+    _schedule_digest(w, at)
+    return True
+
+
+def _schedule_digest(w, at: datetime) -> None:
+    from rq.exceptions import DuplicateJobError
+    try:
+        w.mail.queue_factory().enqueue_at(at, DIGEST_JOB, job_id=f"mail-digest-{at:%Y%m%d%H}", unique=True,
+                                          result_ttl=24 * 3600, failure_ttl=7 * 24 * 3600)
+    except DuplicateJobError:
+        pass
+
+
+def daily_digest(day: str | None = None) -> int:
+    """Post one digest mail to every player in digest mode with a proven address and matches waiting for their
+    move (the mail lists them all, read when it is sent); schedule tomorrow's run; return how many were posted."""
+    w = wiring()
+    day = day or datetime.now(timezone.utc).strftime("%Y-%m-%d")
+    posted = 0
+    for user_id in sorted(w.mail.contacts.digest_readers()):
+        if not w.mail.contacts.verified_address(user_id):
+            continue
+        if not any(row.get("waiting_for") == TURN for row in w.read_models.inbox(user_id)):
+            continue
+        posted += w.mail.post({"id": f"digest:{user_id}:{day}", "kind": "digest", "user": user_id})
+    at = next_digest_time(datetime.now(timezone.utc) + timedelta(minutes=1))
+    w.redis.set(DIGEST_CHAIN_KEY, at.isoformat(), ex=2 * 24 * 3600)
+    _schedule_digest(w, at)
+    return posted

@@ -10,6 +10,8 @@ from redis.exceptions import RedisError
 
 from domain.engine.json_codec import compact_json
 
+from service.app import presence as live_presence
+
 log = logging.getLogger("turnstream.live")
 
 BLOCK_MS = 5000  # the reader's XREAD BLOCK; below the stream connections' socket timeout
@@ -41,7 +43,7 @@ class StreamsFull(Exception):
 class Subscriber:
     """One open stream: who watches which matches, and the messages waiting to be written to it."""
 
-    __slots__ = ("user", "address", "matches", "everything_of_user", "queue", "wake", "closed")
+    __slots__ = ("user", "address", "matches", "everything_of_user", "queue", "wake", "closed", "recheck")
 
     def __init__(self, user: str | None, address: str, matches=(), everything_of_user: bool = False):
         self.user = user
@@ -51,6 +53,7 @@ class Subscriber:
         self.queue: deque = deque()
         self.wake = threading.Event()
         self.closed = False
+        self.recheck = False  # the user's tokens changed: check the stream's credential before sending more
 
     def push(self, item: tuple) -> None:
         """Queue a message and wake the stream (end it instead when its client has stopped reading)."""
@@ -68,6 +71,11 @@ class Subscriber:
         items = list(self.queue)
         self.queue.clear()
         return items
+
+    def recheck_credential(self) -> None:
+        """The user's tokens were rotated or revoked: wake the stream to check its credential now."""
+        self.recheck = True
+        self.wake.set()
 
     def close(self) -> None:
         """End the stream (the server stops, or the process is told to)."""
@@ -135,6 +143,8 @@ class LiveHub:
         self._stopping = False
         self.watermark_ms = 0  # every log entry appended before this time has been queued on its streams
         self.healthy = True
+        self.presence = live_presence.Presence(redis_client)  # signed-in streams mark their user as watching
+        self._presence_at = 0.0
 
     # -- streams come and go -------------------------------------------------------------------------
     def subscribe(self, sub: Subscriber) -> Subscriber:
@@ -152,6 +162,7 @@ class LiveHub:
         except BaseException:
             self.unsubscribe(sub)
             raise
+        self._mark_presence([sub])
         return sub
 
     def unsubscribe(self, sub: Subscriber) -> None:
@@ -173,6 +184,30 @@ class LiveHub:
                     del self._by_user[sub.user]
             if found:
                 self.caps.release(sub)
+        if found:
+            self._mark_presence([sub], closed=True)
+
+    @staticmethod
+    def _presence_marks(subs) -> list:
+        return [(sub.user, live_presence.member(id(sub), None if sub.everything_of_user else next(iter(sub.matches))))
+                for sub in subs if sub.user and (sub.everything_of_user or len(sub.matches) == 1)]
+
+    def _mark_presence(self, subs, closed: bool = False, refresh: bool = False) -> None:
+        """Mark signed-in streams as watching (or, closed, as gone now); a Redis error only loses a mark."""
+        try:
+            marks = self._presence_marks(subs)
+            self.presence.closed(marks) if closed else self.presence.mark(marks, refresh=refresh)
+        except RedisError as exc:
+            log.debug("presence marks not written: %s", exc)
+
+    def _refresh_presence(self) -> None:
+        """Every REFRESH_SECONDS, renew the marks of every open signed-in stream (one round trip)."""
+        if time.monotonic() - self._presence_at < live_presence.REFRESH_SECONDS:
+            return
+        self._presence_at = time.monotonic()
+        with self._lock:
+            subs = {s for group in (*self._by_match.values(), *self._by_user.values()) for s in group}
+        self._mark_presence(subs, refresh=True)
 
     def open_streams(self) -> int:
         """How many streams this process holds."""
@@ -234,6 +269,7 @@ class LiveHub:
                 if not self._positions:
                     self._start_positions()
                 started = now_ms()
+                self._refresh_presence()
                 for key, entries in self._read():
                     for entry_id, fields in entries:
                         self._positions[key] = entry_id

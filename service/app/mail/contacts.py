@@ -21,6 +21,7 @@ OFF_VALUE = {"your_move": OFF, "deadline_reminder_hours": None, "invitations": F
 _LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
 ADDRESS = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]{1,64}@" + _LABEL + r"(?:\." + _LABEL + r")+")
 MAX_ADDRESS = 254
+DIGEST_READERS = "ts:idx:mail-digest"  # the players who chose the daily digest
 
 
 def email_key(address: str) -> str:
@@ -98,10 +99,21 @@ class Contacts:
         return self._prefs(self.r.hget(Keys.user(user_id), "notify"))
 
     def set_preferences(self, user_id: str, changes: dict) -> dict:
-        """Apply validated changes; return the whole preferences."""
+        """Apply validated changes; return the whole preferences (players in digest mode are indexed for the
+        daily digest)."""
         prefs = {**self.preferences(user_id), **changes}
-        self.r.hset(Keys.user(user_id), "notify", json.dumps(prefs, sort_keys=True))
+        pipe = self.r.pipeline(transaction=False)
+        pipe.hset(Keys.user(user_id), "notify", json.dumps(prefs, sort_keys=True))
+        if prefs["your_move"] == DIGEST:
+            pipe.sadd(DIGEST_READERS, user_id)
+        else:
+            pipe.srem(DIGEST_READERS, user_id)
+        pipe.execute()
         return prefs
+
+    def digest_readers(self) -> set:
+        """Every player who chose the daily digest."""
+        return set(self.r.smembers(DIGEST_READERS))
 
     def unsubscribe(self, user_id: str, kind: str) -> dict:
         """Turn one kind of mail off (ALL: every notification); return the preferences."""

@@ -41,16 +41,19 @@ class MailService:
         return self.public_url + path
 
     # -- the outbox ------------------------------------------------------------------------------------------
-    def post(self, spec: dict) -> bool:
-        """Hand one mail to the queue once per id (`spec`: {"id", "kind", "user", ...}, read by the job);
-        False when that id was posted already."""
+    def post(self, spec: dict, at=None) -> bool:
+        """Hand one mail to the queue once per id (`spec`: {"id", "kind", "user", ...}, read by the job), to be
+        sent now or at `at` (an aware datetime); False when that id was posted already."""
         from rq import Retry
         if not self.r.set(QUEUED_PREFIX + spec["id"], "1", nx=True, ex=MARK_TTL_SECONDS):
             return False
+        options = dict(job_id=job_id_of(spec["id"]), retry=Retry(max=RETRY_MAX, interval=RETRY_INTERVALS),
+                       result_ttl=24 * 3600, failure_ttl=30 * 24 * 3600)
         try:
-            self.queue_factory().enqueue(JOB, spec, job_id=job_id_of(spec["id"]),
-                                         retry=Retry(max=RETRY_MAX, interval=RETRY_INTERVALS),
-                                         result_ttl=24 * 3600, failure_ttl=30 * 24 * 3600)
+            if at is None:
+                self.queue_factory().enqueue(JOB, spec, **options)
+            else:
+                self.queue_factory().enqueue_at(at, JOB, spec, **options)
         except Exception:
             self.r.delete(QUEUED_PREFIX + spec["id"])  # not queued: a later attempt may post it again
             raise
