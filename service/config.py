@@ -23,7 +23,7 @@ class Settings:
     match_rate_limit: str = "10/minute;120/hour"
     chat_rate_limit: str = "20/minute"
     trusted_proxies: int = 0
-    webhook_secret: str = "turnstream-dev-webhook-secret"
+    webhook_secret: str = ""  # empty: the installation's own, generated once (service/app/installation.py)
     webhook_allow: str = ""
     webhook_connect_seconds: float = 3.0
     webhook_read_seconds: float = 5.0
@@ -102,7 +102,7 @@ def from_env(env=None) -> Settings:
         match_rate_limit=rate_limit(get("TURNSTREAM_MATCH_RATE_LIMIT") or "10/minute;120/hour"),
         chat_rate_limit=rate_limit(get("TURNSTREAM_CHAT_RATE_LIMIT") or "20/minute"),
         trusted_proxies=int(get("TURNSTREAM_TRUSTED_PROXIES") or 0),
-        webhook_secret=get("TURNSTREAM_WEBHOOK_SECRET") or "turnstream-dev-webhook-secret",
+        webhook_secret=get("TURNSTREAM_WEBHOOK_SECRET", ""),
         webhook_allow=get("TURNSTREAM_WEBHOOK_ALLOW", ""),
         webhook_connect_seconds=float(get("TURNSTREAM_WEBHOOK_CONNECT_SECONDS") or 3.0),
         webhook_read_seconds=float(get("TURNSTREAM_WEBHOOK_READ_SECONDS") or 5.0),

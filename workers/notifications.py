@@ -13,6 +13,7 @@ from service.metrics import record_webhook
 
 from .context import wiring
 from .queues import NOTIFICATIONS, queue
+from service.app import installation
 from service.app.webhook_targets import parse_allowlist
 
 from .webhook_sender import DeliveryFailed, UnsafeTarget, post_json
@@ -95,9 +96,9 @@ def deliver(user_id: str, notice: dict) -> int:
     if not url:
         return 0
     body = json.dumps(notice, sort_keys=True, separators=(",", ":")).encode()
-    # the user's own secret; the operator's TURNSTREAM_WEBHOOK_SECRET only for a webhook registered before
-    # each had its own
-    key = secret or w.settings.webhook_secret
+    # the user's own secret; the installation's (TURNSTREAM_WEBHOOK_SECRET, else generated and kept in Redis)
+    # only for a webhook registered before each had its own
+    key = secret or installation.webhook_secret(w.settings, w.redis)
     headers = {"Content-Type": "application/json", "User-Agent": "turnstream-webhook/1",
                "X-Turnstream-Event": notice["kind"], SIGNATURE_HEADER: signature(key, body)}
     s = w.settings

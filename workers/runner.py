@@ -134,6 +134,9 @@ def run_worker(settings, burst: bool = False, name: str | None = None, queues=MA
         warm_up()  # imports and wiring before the first bot turn, not during it
     from service.server import gc_policy
     _quiet_scheduler_exit()
+    with contextlib.suppress(RedisError):  # the installation's webhook key exists from the first start on
+        from service.app.installation import webhook_secret
+        webhook_secret(settings, wiring().redis)
     gc_policy.install(settings.gc_sweep_seconds)  # the follower's batches and bot turns: no long pauses
     stop = threading.Event()
     threading.Thread(target=_reconcile_forever, args=(stop, settings.reconcile_seconds, conn, name, projects),

@@ -14,6 +14,7 @@ from rq import Queue, SimpleWorker
 from rq.job import Job
 from rq.registry import FinishedJobRegistry
 
+from service.app.installation import webhook_secret
 from service.store.connections import make_queue_redis
 from service.store.keys import Keys
 from tests.conftest import drain_projections
@@ -96,6 +97,12 @@ def hooked_user(client, make_user, name, url):
     return uid, headers
 
 
+def installation_secret(w) -> str:
+    """The key that signs webhooks registered before per-user secrets (no TURNSTREAM_WEBHOOK_SECRET in tests:
+    the installation's own, generated once and kept in Redis)."""
+    return webhook_secret(w.settings, w.redis)
+
+
 def test_your_turn_is_signed_and_sent_once(wiring, client, make_user, receiver):
     ann, ha = hooked_user(client, make_user, "ann", receiver.url)
     bob, hb = make_user("bob")
@@ -104,7 +111,7 @@ def test_your_turn_is_signed_and_sent_once(wiring, client, make_user, receiver):
     deliver_all(wiring)
     assert [(n["kind"], n["user"], n["match"]) for n in receiver.notices()] == [("your_turn", ann, mid)]
     call = receiver.calls[0]
-    assert valid_signature(call, SECRETS[ann]) and not valid_signature(call, wiring.settings.webhook_secret)
+    assert valid_signature(call, SECRETS[ann]) and not valid_signature(call, installation_secret(wiring))
     assert call["headers"]["Content-Type"] == "application/json"
     assert receiver.notices()[0]["url"].endswith(f"/matches/{mid}")
     row = wiring.read_models.rows([mid])[0]
@@ -205,4 +212,4 @@ def test_each_webhook_has_its_own_secret_kept_across_url_changes(wiring, client,
     drain_projections(wiring)
     deliver_all(wiring)
     to_bob = [c for c in receiver.calls if json.loads(c["body"])["user"] == bob]
-    assert to_bob and all(valid_signature(c, wiring.settings.webhook_secret) for c in to_bob)
+    assert to_bob and all(valid_signature(c, installation_secret(wiring)) for c in to_bob)
