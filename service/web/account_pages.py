@@ -2,12 +2,19 @@
 verification, sign-in by e-mail, and the signed-in player's account (address, notifications, sessions, token)."""
 from __future__ import annotations
 
-from flask import Blueprint, render_template, request
+import time
 
+from flask import Blueprint, g, redirect, render_template, request
+
+from service.app.errors import AppError
 from service.app.mail.contacts import KIND_PREFERENCE, ALL
 from service.app.mail.tokens import LinkRefused
+from service.store.keys import Keys
+from service.web.errors import ApiError, api_error
 from service.web.http import wiring
-from service.web.pages import SECURITY_HEADERS, page_user
+from service.web.pages import (SECURITY_HEADERS, _set_session_cookie as set_session_cookie, check_login_csrf,
+                               login_csrf, page_user, require_session_csrf, sessions)
+from service.web.sessions import LOGIN_CSRF_COOKIE, SESSION_COOKIE, SESSION_PREFIX, session_key
 
 bp = Blueprint("account", __name__)
 
@@ -26,6 +33,10 @@ def page_headers(response):
         response.headers.setdefault(name, value)
     response.headers["Cache-Control"] = "no-store"
     response.headers["Referrer-Policy"] = "no-referrer"  # the link's token never leaves in a Referer
+    if "login_csrf" in g and request.cookies.get(LOGIN_CSRF_COOKIE) != g.login_csrf:  # the sign-in form's
+        response.set_cookie(LOGIN_CSRF_COOKIE, g.login_csrf, httponly=True, samesite="Lax",
+                            secure=request.scheme == "https", path="/")
+    response.vary.add("Cookie")
     return response
 
 
@@ -75,3 +86,140 @@ def verify_email(token):
                       "to get a new link.", REFUSED_STATUS[exc.why], error=True)
     return notice("Address confirmed", f"{address} is confirmed: turnstream may now mail you there (choose what "
                   "on your account page).")
+
+
+# -- signing in by e-mail ----------------------------------------------------------------------------------------
+@bp.get("/sign-in")
+def sign_in_form():
+    """Ask for a sign-in link by e-mail (for a player who lost their token or uses another browser)."""
+    return notice("Sign in by e-mail", "Give the address you proved on your account page: we mail you a link "
+                  "that signs this browser in.", offer_sign_in=True, login_csrf=login_csrf())
+
+
+@bp.post("/sign-in")
+def request_sign_in():
+    """Mail a sign-in link (the same answer whether or not the address belongs to a player)."""
+    from service.app.mail.contacts import language
+    try:
+        check_login_csrf()
+        wiring().mail.request_sign_in(request.form.get("email") or "", language(request.headers.get("Accept-Language")))
+    except (ApiError, AppError) as exc:
+        exc = api_error(exc)
+        return notice("Sign in by e-mail", exc.message, exc.status, error=True, offer_sign_in=True,
+                      login_csrf=login_csrf())
+    return notice("Check your mail", "If this address belongs to a player, a sign-in link is on its way. It works "
+                  "once, within 15 minutes.", 202)
+
+
+@bp.get("/sign-in/<token>")
+def sign_in_link(token):
+    """The link of a sign-in mail: a page whose form signs this browser in (sent at once by its script; a link
+    checker that only fetches the page spends nothing). An expired or used link says so and offers a new one."""
+    w = wiring()
+    try:
+        user = w.users.get(w.mail.check_sign_in(token)) or {}
+    except LinkRefused as exc:
+        return link_refused(exc)
+    return render_template("sign_in_link.html", user=page_user(), token=token, name=user.get("name", ""))
+
+
+@bp.post("/sign-in/<token>")
+def sign_in(token):
+    """Spend the sign-in link and sign this browser in (a player signed out everywhere gets a new token, shown
+    once)."""
+    w = wiring()
+    try:
+        user_id = w.mail.sign_in(token)
+    except LinkRefused as exc:
+        return link_refused(exc)
+    fresh = None
+    if not w.redis.hget(Keys.user(user_id), "token_hash"):  # signed out everywhere: no token to bind to
+        fresh = w.users.rotate(user_id)
+    session_id, _csrf = sessions().create(user_id, "e-mail link", request.user_agent.string)
+    if fresh:
+        sessions().stash_token(session_id, fresh)
+    response = redirect("/welcome" if fresh else "/account", 303)
+    set_session_cookie(response, session_id)
+    return response
+
+
+def link_refused(exc: LinkRefused):
+    """The page of a sign-in link that cannot be used, with the form for a new one."""
+    return notice("Sign in by e-mail", REFUSALS[exc.why] + " Ask for a new link:", REFUSED_STATUS[exc.why],
+                  error=True, offer_sign_in=True, login_csrf=login_csrf())
+
+
+# -- the account page ----------------------------------------------------------------------------------------------
+@bp.get("/account")
+def account():
+    """The signed-in player's address, notification preferences, sessions and token."""
+    user = page_user()
+    if user is None:
+        return redirect("/sign-in", 303)
+    return account_page(user)
+
+
+def account_page(user, message: str | None = None, status: int = 200, error: bool = False):
+    w = wiring()
+    contact = w.mail.contacts.get(user["id"])
+    current = session_key(request.cookies.get(SESSION_COOKIE) or "").removeprefix(SESSION_PREFIX)
+    return render_template("account.html", user=user, contact=contact, prefs=contact["notifications"],
+                           sessions=sessions().of_user(user["id"]), current=current, message=message,
+                           error=error, when=lambda at: time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(at))), status
+
+
+def account_form(act):
+    """Run an account form (CSRF-checked) and show the account page with its outcome."""
+    try:
+        user = require_session_csrf(request.form.get("csrf"))
+    except (ApiError, AppError) as exc:
+        exc = api_error(exc)
+        return notice("Your account", exc.message, exc.status, error=True)
+    try:
+        message = act(user)
+    except (ApiError, AppError) as exc:
+        exc = api_error(exc)
+        return account_page(user, exc.message, exc.status, error=True)
+    return account_page(user, message)
+
+
+@bp.post("/account/email")
+def account_email():
+    """Give an address from the account page: a verification link is mailed to it."""
+    from service.app.mail.contacts import language
+
+    def act(user):
+        address = wiring().mail.request_verification(user["id"], request.form.get("email") or "",
+                                                     language(request.headers.get("Accept-Language")))
+        return f"A link to confirm {address} is on its way."
+    return account_form(act)
+
+
+@bp.post("/account/notifications")
+def account_notifications():
+    """Choose which mails come, from the account page's form."""
+    from service.app.mail.contacts import check_preferences
+
+    def act(user):
+        form = request.form
+        hours = (form.get("deadline_reminder_hours") or "").strip()
+        try:
+            hours_value = float(hours) if hours else None
+        except ValueError:
+            raise ApiError(400, "invalid_form", "the reminder is a number of hours (or empty for none)") from None
+        changes = check_preferences({"your_move": form.get("your_move", ""), "deadline_reminder_hours": hours_value,
+                                     "invitations": form.get("invitations") == "on",
+                                     "disputes": form.get("disputes") == "on"})
+        wiring().mail.contacts.set_preferences(user["id"], changes)
+        return "Saved."
+    return account_form(act)
+
+
+@bp.post("/account/sessions/<digest>/end")
+def end_session(digest):
+    """End one of this player's signed-in sessions (another browser, or this one)."""
+    def act(user):
+        if not sessions().end_of_user(user["id"], digest):
+            raise ApiError(404, "not_found", "no such session (it may have ended already)")
+        return "That session has ended."
+    return account_form(act)

@@ -180,7 +180,7 @@ def signup():
     except ValueError as exc:
         return lobby(str(exc), 400, kept=_kept_form())
     created = wiring().users.create(name)
-    session_id, _csrf = sessions().create(created["id"])
+    session_id, _csrf = sessions().create(created["id"], "new player", request.user_agent.string)
     sessions().stash_token(session_id, created["token"])
     return _set_session_cookie(redirect("/welcome", 303), session_id)
 
@@ -221,7 +221,7 @@ def signin():
     except (ApiError, AppError) as exc:
         exc = api_error(exc)
         return lobby(exc.message, exc.status)
-    session_id, _csrf = sessions().create(user["id"])
+    session_id, _csrf = sessions().create(user["id"], "token", request.user_agent.string)
     return _set_session_cookie(redirect("/", 303), session_id)
 
 

@@ -14,9 +14,17 @@ SESSION_TTL_SECONDS = 30 * 24 * 3600
 WELCOME_TTL_SECONDS = 15 * 60  # a new player's token waits this long for the welcome page to show it once
 
 
+SESSION_PREFIX = "ts:session:"
+
+
 def session_key(session_id: str) -> str:
     """The Redis key of a session (only a hash of the cookie value is stored)."""
-    return "ts:session:" + hashlib.sha256(session_id.encode()).hexdigest()
+    return SESSION_PREFIX + hashlib.sha256(session_id.encode()).hexdigest()
+
+
+def user_sessions_key(user_id: str) -> str:
+    """A user's sessions: session digest -> {"at", "how", "agent"} (the account page lists and ends them)."""
+    return f"ts:user-sessions:{user_id}"
 
 
 def same_secret(a: str | None, b: str | None) -> bool:
@@ -30,17 +38,48 @@ class Sessions:
     def __init__(self, redis_client):
         self.r = redis_client
 
-    def create(self, user_id: str) -> tuple[str, str]:
+    def create(self, user_id: str, how: str = "", agent: str = "") -> tuple[str, str]:
         """Start a session for a user, bound to the user's token of this moment; return (session id for the
-        cookie, its CSRF token)."""
+        cookie, its CSRF token). The user's list of sessions notes when, how and from what browser."""
+        import json
+        import time
         session_id = secrets.token_urlsafe(32)
         csrf = secrets.token_urlsafe(24)
         key = session_key(session_id)
         pipe = self.r.pipeline(transaction=False)
         pipe.hset(key, mapping={"user": user_id, "csrf": csrf, "cred": self._credential(user_id)})
         pipe.expire(key, SESSION_TTL_SECONDS)
+        pipe.hset(user_sessions_key(user_id), key.removeprefix(SESSION_PREFIX),
+                  json.dumps({"at": int(time.time()), "how": how, "agent": agent[:200]}))
+        pipe.expire(user_sessions_key(user_id), SESSION_TTL_SECONDS)
         pipe.execute()
         return session_id, csrf
+
+    def of_user(self, user_id: str) -> list:
+        """The user's live sessions, newest first: [{"id" (a digest, not the cookie), "at", "how", "agent"}];
+        ended or expired ones are forgotten as they are found."""
+        import json
+        entries = self.r.hgetall(user_sessions_key(user_id))
+        if not entries:
+            return []
+        digests = list(entries)
+        pipe = self.r.pipeline(transaction=False)
+        for digest in digests:
+            pipe.hget(SESSION_PREFIX + digest, "user")
+        owners = pipe.execute()
+        gone = [d for d, owner in zip(digests, owners) if owner != user_id]
+        if gone:
+            self.r.hdel(user_sessions_key(user_id), *gone)
+        live = [{"id": d, **json.loads(entries[d])} for d, owner in zip(digests, owners) if owner == user_id]
+        return sorted(live, key=lambda s: -s["at"])
+
+    def end_of_user(self, user_id: str, digest: str) -> bool:
+        """End one of the user's sessions by its listed id; False when it is not theirs (or already over)."""
+        if len(digest) != 64 or self.r.hget(SESSION_PREFIX + digest, "user") != user_id:
+            return False
+        self.r.delete(SESSION_PREFIX + digest)
+        self.r.hdel(user_sessions_key(user_id), digest)
+        return True
 
     def rebind(self, session_id: str, credential: str) -> None:
         """Bind this live session to `credential` (the hash of the token it just made its user): set before the

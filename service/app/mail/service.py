@@ -100,7 +100,8 @@ class MailService:
             self.contacts.set_language(user_id, lang)
         token = self.tokens.single_use("sign-in", u=user_id)
         self.post({"id": "sign_in:" + hashlib.sha256(token.encode()).hexdigest()[:32], "kind": "sign_in",
-                   "user": user_id, "to": address, "link": self.url(f"/sign-in/{token}")})
+                   "user": user_id, "to": self.contacts.verified_address(user_id) or address,
+                   "link": self.url(f"/sign-in/{token}")})
         return True
 
     def check_sign_in(self, token: str) -> str:
