@@ -40,18 +40,22 @@ def _mark_alive(conn, name: str, every: float) -> None:
 
 
 def _reconcile_forever(stop: threading.Event, every: float, conn=None, name: str = "",
-                       reconciles: bool = True) -> None:
+                       reconciles: bool = True, health=None) -> None:
     from .reconciler import reconcile
     while not stop.wait(every):
         try:
             if conn is not None:
                 _mark_alive(conn, name, every)
+            if health is not None:
+                health.round(redis_ok=True)
             if not reconciles:  # a worker without projections only says it is alive (its jobs are not orphans)
                 continue
             recovered = reconcile()
             if recovered:
                 log.info("reconciler: scheduled again the bot turns %s", recovered)
         except RedisError as exc:
+            if health is not None:
+                health.round(redis_ok=False)
             log.warning("reconciler: Redis unavailable (%s); will retry", exc)
         except Exception:  # keep the timer alive whatever one round hits; the error is logged
             log.exception("reconciler round failed")
@@ -109,7 +113,39 @@ def drain(w, rq_queues, conn, name: str) -> None:
             return
 
 
-def run_worker(settings, burst: bool = False, name: str | None = None, queues=MAIN) -> None:
+def _counting(worker_class, health):
+    """`worker_class` counting each job's outcome into `health` (for the worker's /metrics)."""
+    if health is None:
+        return worker_class
+
+    class CountingWorker(worker_class):
+        def handle_job_success(self, *args, **kwargs):
+            health.job_done(True)
+            return super().handle_job_success(*args, **kwargs)
+
+        def handle_job_failure(self, *args, **kwargs):
+            health.job_done(False)
+            return super().handle_job_failure(*args, **kwargs)
+    return CountingWorker
+
+
+def _health_server(settings, name: str, queues, host: str, port: int):
+    """The worker's /livez, /readyz and /metrics (workers/health.py) on host:port; Misconfigured when it cannot
+    listen there."""
+    from service.server.web_command import port_problem
+    from service.store.connections import Misconfigured
+
+    from .health import WorkerHealth, serve
+    health = WorkerHealth(name, queues, settings.reconcile_seconds)
+    try:
+        return health, serve(health, host, port)
+    except OSError:
+        problem = port_problem(host, port) or f"cannot listen on {host}:{port}"
+        raise Misconfigured(f"health endpoint: {problem.replace('--port', '--health-port')}") from None
+
+
+def run_worker(settings, burst: bool = False, name: str | None = None, queues=MAIN, health_host: str = "127.0.0.1",
+               health_port: int | None = None) -> None:
     """Serve `queues` until stopped: follow the partition logs (the projections role) and run the RQ jobs
     (SimpleWorker: no fork per job); burst=True drains both and exits. A lost Redis (a restart, a failover)
     is ridden out: the worker waits for it with backoff and serves again, instead of dying on the error."""
@@ -138,24 +174,33 @@ def run_worker(settings, burst: bool = False, name: str | None = None, queues=MA
         from service.app.installation import webhook_secret
         webhook_secret(settings, wiring().redis)
     gc_policy.install(settings.gc_sweep_seconds)  # the follower's batches and bot turns: no long pauses
+    health, server = (None, None) if health_port is None else \
+        _health_server(settings, name, queues, health_host, health_port)
     stop = threading.Event()
-    threading.Thread(target=_reconcile_forever, args=(stop, settings.reconcile_seconds, conn, name, projects),
+    threading.Thread(target=_reconcile_forever, args=(stop, settings.reconcile_seconds, conn, name, projects, health),
                      name="reconciler" if projects else "alive", daemon=True).start()
     follower = None
     if projects:
         from projections.follower import start_follower
         follower = start_follower(wiring(), name, stop, followups=after_projection)
+        if health is not None:
+            health.follower = follower
+    worker_class = _counting(SimpleWorker, health)
     worker = None
     try:
         while True:
             try:
                 _mark_alive(conn, name, settings.reconcile_seconds)
-                worker = SimpleWorker(rq_queues, connection=conn, name=name)
+                if health is not None:
+                    health.round(redis_ok=True)
+                worker = worker_class(rq_queues, connection=conn, name=name)
                 worker.work(with_scheduler=True, logging_level="WARNING")
                 return  # asked to stop (SIGTERM/SIGINT)
             except RedisError as exc:
                 if is_cluster_reply(exc):  # not an outage: RQ on a cluster node can never work
                     raise Misconfigured(RQ_NEEDS_PLAIN_REDIS) from None
+                if health is not None:
+                    health.outage()
                 log.warning("worker %s: lost Redis (%s); reconnecting", name, exc)
                 say(f"turnstream worker: lost Redis ({exc}); reconnecting with backoff")
                 if not wait_for_redis(conn, stop):
@@ -165,6 +210,8 @@ def run_worker(settings, burst: bool = False, name: str | None = None, queues=MA
                 say("turnstream worker: Redis is back; serving again")
     finally:
         stop.set()
+        if server is not None:
+            server.shutdown()
         if follower is not None:
             from projections.follower import BLOCK_MS
             follower.join(BLOCK_MS / 1000 + 2)  # it gives its leases up as it ends

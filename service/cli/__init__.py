@@ -44,7 +44,8 @@ def cmd_worker(args) -> int:
     queues = tuple(q.strip() for q in args.queues.split(",") if q.strip())
     say(f"turnstream worker: processing queues {', '.join(queues)}")
     try:
-        run_worker(_settings(), burst=args.burst, queues=queues)
+        run_worker(_settings(), burst=args.burst, queues=queues, health_host=args.health_host,
+                   health_port=args.health_port)
     except Misconfigured as exc:  # not an outage: waiting would loop for ever
         return _refuse("worker", str(exc))
     return 0
@@ -177,6 +178,11 @@ def build_parser() -> argparse.ArgumentParser:
                                         "slow webhook receiver never delays projections or turn deadlines (the "
                                         "Procfile and `up` do).")
     worker.add_argument("--burst", action="store_true", help="drain the queues and exit")
+    worker.add_argument("--health-port", type=int, default=None, metavar="PORT",
+                        help="answer GET /livez, /readyz and /metrics (Prometheus) on this port (default: off; "
+                             "0: any free port, logged)")
+    worker.add_argument("--health-host", default="127.0.0.1", metavar="HOST",
+                        help="the address of --health-port (default 127.0.0.1)")
     worker.add_argument("--queues", default=",".join(MAIN),
                         help=f"comma-separated queues to serve, in priority order (default: {','.join(MAIN)};"
                              " webhook deliveries: notifications)")

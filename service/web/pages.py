@@ -103,7 +103,7 @@ def _set_session_cookie(response, session_id: str):
     return response
 
 
-API_PREFIXES = ("/api/", "/healthz", "/metrics")
+API_PREFIXES = ("/api/", "/healthz", "/livez", "/readyz", "/metrics")
 ERROR_TITLES = {404: "This page does not exist", 409: "Not yet", 429: "Too many requests: slow down",
                 500: "Something went wrong on our side",
                 503: "The service is busy or restarting"}

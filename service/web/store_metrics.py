@@ -13,7 +13,7 @@ from rq import Queue
 from projections.writer import STATUSES  # the statuses the match-list projection indexes
 from service.metrics import WEBHOOK_OUTCOMES_KEY
 from service.store.connections import make_queue_redis
-from service.store.queues import QUEUES
+from service.store.queues import ALIVE_PREFIX, QUEUES
 
 
 class StoreCollector:
@@ -86,6 +86,10 @@ class StoreCollector:
             failed.add_metric([name], queue.failed_job_registry.count)
         yield depth
         yield failed
+        alive = GaugeMetricFamily("turnstream_workers_alive", "Worker processes whose liveness key is set (each "
+                                  "refreshes its ts:worker-alive:<name> every TURNSTREAM_RECONCILE_SECONDS)")
+        alive.add_metric([], sum(1 for _ in conn.scan_iter(match=ALIVE_PREFIX + "*", count=1000)))
+        yield alive
 
 
 def exposition(collector: StoreCollector) -> tuple[bytes, str]:
