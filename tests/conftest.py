@@ -123,6 +123,7 @@ def wiring(settings, redis_client, games):
     yield w
     context.use(None)
     w.live.stop()
+    w.users.cache.close()  # its token-revocation listener
 
 
 @pytest.fixture

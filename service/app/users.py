@@ -66,13 +66,28 @@ class Users:
         self._replace_token(user_id, "")
 
     def _replace_token(self, user_id: str, digest: str) -> None:
-        """The user hash's token_hash is the only truth; a legacy token key is removed with it."""
+        """The user hash's token_hash is the only truth; a legacy token key is removed with it. Returns once every
+        process has dropped the old token from its cache (AuthCache.announce): synchronous revocation."""
         old = self.r.hget(Keys.user(user_id), "token_hash")
         self.r.hset(Keys.user(user_id), "token_hash", digest)
         if old:
             self.r.delete(Keys.token(old))
         if self.cache is not None:
             self.cache.announce(user_id)
+
+    def watch_revocation(self, user_id: str, callback):
+        """Call `callback()` as soon as this process learns that `user_id`'s tokens changed (an open stream
+        re-checks its credential then); a handle for `unwatch_revocation`, None without a cache."""
+        return self.cache.watch(user_id, callback) if self.cache is not None else None
+
+    def unwatch_revocation(self, handle) -> None:
+        """Forget a watcher from `watch_revocation` (None: nothing to do)."""
+        if handle is not None and self.cache is not None:
+            self.cache.unwatch(handle)
+
+    def revocations_pushed(self) -> bool:
+        """True while this process hears every rotation and sign-out as it happens (watchers are called)."""
+        return self.cache is not None and self.cache.synced()
 
     def ensure_bots(self, bot_ids: list, names: dict) -> None:
         """Create the user records of these bots if missing (`names`: level -> display name); a bot has no token."""
@@ -126,8 +141,9 @@ class Users:
         return {uid: (name or uid) for uid, name in zip(ids, pipe.execute())}
 
     def authenticate(self, token: str | None) -> dict:
-        """The user {"id", "name"} a Bearer token belongs to, or 401: no Redis call for a cached token,
-        one HGETALL otherwise (two for a token made before tokens carried their user id)."""
+        """The user {"id", "name"} a Bearer token belongs to, or 401: no Redis call for a cached token (trusted
+        while this process is in step with the revocation notes), one HGETALL otherwise (two for a token made
+        before tokens carried their user id)."""
         if not token:
             raise Unauthorized("send Authorization: Bearer <token>")
         digest = token_hash(token)
@@ -147,7 +163,8 @@ class Users:
 
     def holds(self, user_id: str, credential: str) -> bool:
         """True while `credential` (a token's hash) is still the user's token: no Redis call while the
-        per-process cache holds it (a rotation or revocation empties it at once), one HGETALL otherwise."""
+        per-process cache holds it (a rotation or revocation has emptied it before it answers), one HGETALL
+        otherwise."""
         cached, generation = self.cache.lookup(credential) if self.cache is not None else (None, None)
         if cached is not None:
             return cached["id"] == user_id

@@ -163,3 +163,174 @@ def test_without_revocation_notes_nothing_is_trusted_from_the_cache(settings, re
         users.authenticate(token)
     assert counting.calls == 3
     real.close()
+
+
+class SlowLink:
+    """A TCP proxy to Redis whose replies arrive `delay` seconds late (a process far away, or busy): what it
+    forwards keeps its order; requests go through at once."""
+
+    def __init__(self, target_url: str, delay: float):
+        import socket
+        import threading
+        from urllib.parse import urlsplit
+        parts = urlsplit(target_url)
+        self.target = (parts.hostname, parts.port)
+        self.delay = delay
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.url = f"redis://127.0.0.1:{self.server.getsockname()[1]}{parts.path}"
+        self.open = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        import socket
+        import threading
+        while True:
+            try:
+                client, _ = self.server.accept()
+            except OSError:
+                return
+            upstream = socket.create_connection(self.target)
+            self.open += [client, upstream]
+            threading.Thread(target=self._pipe, args=(client, upstream, 0.0), daemon=True).start()
+            threading.Thread(target=self._pipe, args=(upstream, client, self.delay), daemon=True).start()
+
+    @staticmethod
+    def _pipe(src, dst, delay):
+        import queue
+        import threading
+        import time
+        due: queue.Queue = queue.Queue()
+
+        def send():
+            while True:
+                at, chunk = due.get()
+                if chunk is None:
+                    return
+                time.sleep(max(0.0, at - time.monotonic()))
+                try:
+                    dst.sendall(chunk)
+                except OSError:
+                    return
+        threading.Thread(target=send, daemon=True).start()
+        while True:
+            try:
+                chunk = src.recv(65536)
+            except OSError:
+                chunk = b""
+            due.put((time.monotonic() + delay, chunk or None))
+            if not chunk:
+                return
+
+    def close(self):
+        self.server.close()
+        for sock in self.open:
+            try:
+                sock.close()
+            except OSError:
+                pass
+
+
+@pytest.fixture
+def near_and_far(settings, redis_client, games):
+    """Two apps on one Redis: A, and B whose auth cache hears Redis 0.3 s late (its revocation notes arrive late)."""
+    import redis as redis_py
+
+    from service.store.auth_cache import AuthCache
+    link = SlowLink(settings.redis_url, 0.3)
+    far_redis = redis_py.Redis.from_url(link.url, decode_responses=True, socket_timeout=10)
+    near = create_app(wiring=build(settings, games=games))
+    far_wiring = build(settings, games=games)
+    far_wiring.users.cache = AuthCache(far_redis, settings.auth_cache_seconds)
+    far = create_app(wiring=far_wiring)
+    yield near.test_client(), far.test_client(), far_wiring
+    for app in (near, far):
+        app.extensions["turnstream"].users.cache.close()
+        app.extensions["turnstream"].live.stop()
+    link.close()
+
+
+def test_once_a_rotation_has_answered_no_process_accepts_the_old_token(near_and_far):
+    """B trusts its cache; A rotates (and later revokes) the token; B's very next request with the old one is
+    a 401 although B hears of it late: the rotation answers only once every process has dropped the token."""
+    import time
+    a, b, _ = near_and_far
+    token = a.post("/api/users", json={"name": "ann"}).get_json()["token"]
+    for _ in range(3):
+        assert b.get("/api/users/me", headers=bearer(token)).status_code == 200  # cached in B
+        started = time.monotonic()
+        rotated = a.post("/api/users/me/token", headers=bearer(token))
+        took = time.monotonic() - started
+        assert rotated.status_code == 200
+        assert b.get("/api/users/me", headers=bearer(token)).status_code == 401, "B accepted a rotated token"
+        assert took < 2.5, f"a rotation took {took:.2f} s"
+        token = rotated.get_json()["token"]
+    assert b.get("/api/users/me", headers=bearer(token)).status_code == 200
+    assert a.delete("/api/users/me/token", headers=bearer(token)).status_code == 204
+    assert b.get("/api/users/me", headers=bearer(token)).status_code == 401
+
+
+def test_an_open_stream_in_another_process_ends_within_two_seconds_of_the_rotation(near_and_far):
+    """An idle stream opened in B with a token ends within 2 s of A's rotation answering (no 5 s idle wait)."""
+    import threading
+    import time
+    a, b, far_wiring = near_and_far
+    token = a.post("/api/users", json={"name": "ann"}).get_json()["token"]
+    stream = b.get("/api/users/me/stream", headers=bearer(token), buffered=False)
+    assert stream.status_code == 200
+    ended = []
+
+    def read():
+        for _chunk in stream.response:
+            pass
+        ended.append(time.monotonic())
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    time.sleep(0.5)
+    assert a.post("/api/users/me/token", headers=bearer(token)).status_code == 200
+    answered = time.monotonic()
+    reader.join(5)
+    stream.close()
+    assert ended, "the stream was still open 5 s after the rotation"
+    assert ended[0] - answered < 2.0, f"the stream ended {ended[0] - answered:.2f} s after the rotation answered"
+
+
+def test_a_stream_in_a_process_that_hears_no_notes_still_ends_within_two_seconds(settings, redis_client, games):
+    """B's cache cannot follow the revocation notes (so it trusts nothing and no note wakes its streams): its
+    idle stream looks at its token every second and ends within 2 s of A's rotation answering."""
+    import threading
+    import time
+
+    import redis as redis_py
+
+    from service.store.auth_cache import AuthCache
+    near = create_app(wiring=build(settings, games=games))
+    far_wiring = build(settings, games=games)
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
+    deaf = redis_py.Redis(host="127.0.0.1", port=1, socket_connect_timeout=0.2, retry=Retry(NoBackoff(), 0),
+                          decode_responses=True)
+    far_wiring.users.cache = AuthCache(deaf, settings.auth_cache_seconds)
+    far = create_app(wiring=far_wiring)
+    a, b = near.test_client(), far.test_client()
+    try:
+        token = a.post("/api/users", json={"name": "ann"}).get_json()["token"]
+        stream = b.get("/api/users/me/stream", headers=bearer(token), buffered=False)
+        assert stream.status_code == 200
+        ended = []
+
+        def read():
+            for _chunk in stream.response:
+                pass
+            ended.append(time.monotonic())
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        time.sleep(0.3)
+        assert a.post("/api/users/me/token", headers=bearer(token)).status_code == 200
+        answered = time.monotonic()
+        reader.join(5)
+        stream.close()
+        assert ended and ended[0] - answered < 2.0, ended and ended[0] - answered
+    finally:
+        for app in (near, far):
+            app.extensions["turnstream"].users.cache.close()
+            app.extensions["turnstream"].live.stop()

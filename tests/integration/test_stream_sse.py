@@ -31,10 +31,11 @@ def race_app(settings, games, **overrides):
 
 
 def stop_app(w) -> None:
-    """Forget the app's wiring and end its live streams."""
+    """Forget the app's wiring, end its live streams and its token-revocation listener."""
     from workers import context
     context.use(None)
     w.live.stop()
+    w.users.cache.close()
 
 
 @pytest.fixture

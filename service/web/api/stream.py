@@ -21,7 +21,8 @@ from service.web.pages import page_user
 bp = Blueprint("stream", __name__)
 
 KEEPALIVE_SECONDS = 15.0  # an idle stream gets a comment this often
-CREDENTIAL_CHECK_SECONDS = 2.0  # how often an open stream checks its token still holds (cached: no round trip)
+CREDENTIAL_CHECK_SECONDS = 1.0  # an open stream's token re-check when sending, and when idle while this process may
+# miss revocation notes (otherwise a rotation or sign-out wakes the stream itself: it ends at once); cached: no round trip
 GONE_CHECK_SECONDS = 5.0  # how often an idle stream looks whether its client hung up (frees its cap slot)
 RESUME_SLACK_MS = 5000  # a resuming stream re-reads the logs this far before its cursor (clock skew)
 RESUME_WINDOW_MS = 600_000  # a cursor older than this asks the client to reload instead
@@ -67,6 +68,17 @@ def still_signed_in():
     return lambda: users.holds(user_id, credential)
 
 
+def watch_credential(sub: Subscriber):
+    """Have a rotation or sign-out of the stream's user wake it to re-check its credential at once: (a function
+    telling whether such wake-ups are reliable now, a function that stops watching)."""
+    held = g.get("stream_credential")
+    if held is None:
+        return (lambda: True), (lambda: None)
+    users = wiring().users
+    handle = users.watch_revocation(held[0], sub.recheck_credential)
+    return users.revocations_pushed, (lambda: users.unwatch_revocation(handle))
+
+
 def subscribe(user: str | None, matches=(), everything_of_user: bool = False) -> Subscriber:
     """Register a new stream with the hub, or 503 + Retry-After when a cap on open streams is reached."""
     w = wiring()
@@ -88,13 +100,15 @@ def open_stream(sub: Subscriber, first, writer) -> Response:
         w.live.unsubscribe(sub)
         raise
     gone = hung_up_check(request.environ.get("gunicorn.socket"))
+    pushed, unwatch = watch_credential(sub)
     response = Response(pump(sub, backlog, writer, w.live, w.settings.stream_lifetime_seconds, gone,
-                             still_signed_in()),
+                             still_signed_in(), pushed),
                         mimetype="text/event-stream", headers=HEADERS)
     LIVE_STREAMS.inc()
 
     def closed():
         LIVE_STREAMS.dec()
+        unwatch()
         w.live.unsubscribe(sub)
     response.call_on_close(closed)
     return response
@@ -123,10 +137,12 @@ def hung_up_check(sock):
 
 
 def pump(sub: Subscriber, backlog: list, writer, hub, lifetime: float, gone=lambda: False,
-         signed_in=lambda: True):
+         signed_in=lambda: True, pushed=lambda: True):
     """Yield the greeting, the catch-up, then each queued message (keep-alives when idle) until the
-    stream's lifetime ends, the client hangs up, its token is rotated or revoked (checked every
-    CREDENTIAL_CHECK_SECONDS) or the server stops; never a message twice."""
+    stream's lifetime ends, the client hangs up, its token is rotated or revoked or the server stops; never a
+    message twice. A rotation or sign-out wakes the stream (`sub.recheck`) before it answers, so the stream
+    ends at once; while this process may miss those wake-ups (`pushed()` false) an idle stream looks every
+    CREDENTIAL_CHECK_SECONDS, and before sending it checks when the last check is that old."""
     ends = time.monotonic() + lifetime
     checked = time.monotonic()
     yield "retry: 1500\n" + writer.greeting()
@@ -134,18 +150,25 @@ def pump(sub: Subscriber, backlog: list, writer, hub, lifetime: float, gone=lamb
     if chunk:
         yield chunk
     quiet_since = time.monotonic()
+
+    def due() -> bool:
+        return sub.recheck or time.monotonic() - checked >= CREDENTIAL_CHECK_SECONDS
+
     while not sub.closed:
         remaining = ends - time.monotonic()
         if remaining <= 0:
             return
-        if time.monotonic() - checked >= CREDENTIAL_CHECK_SECONDS:
-            checked = time.monotonic()
+        if due():
+            sub.recheck, checked = False, time.monotonic()
             if not signed_in():  # signed out everywhere: nothing more reaches this connection
                 return
         watermark = hub.watermark_ms  # read before waiting: all it covers is queued by now
-        items = sub.take(min(GONE_CHECK_SECONDS, remaining))  # an idle stream sends no message to check for
-        if items and time.monotonic() - checked >= CREDENTIAL_CHECK_SECONDS:
-            checked = time.monotonic()
+        wait = min(GONE_CHECK_SECONDS, remaining)  # an idle stream sends no message to check for
+        if not pushed():
+            wait = min(wait, max(0.05, checked + CREDENTIAL_CHECK_SECONDS - time.monotonic()))
+        items = sub.take(wait)
+        if sub.recheck or (items and due()):
+            sub.recheck, checked = False, time.monotonic()
             if not signed_in():
                 return
         if items:
