@@ -39,10 +39,11 @@ def _points(value) -> float:
 
 
 def ranks(result: dict, players: list) -> list:
-    """1-based ranks (ties share one): winners first, then by score."""
+    """1-based ranks (ties share one): winners first, then by score; players who conceded last."""
     winners = set(result.get("winners") or [])
+    conceded = set(result.get("conceded") or [])
     scores = result.get("scores") or {}
-    keys = {p: (p in winners, _points(scores.get(p))) for p in players}
+    keys = {p: (p not in conceded, p in winners, _points(scores.get(p))) for p in players}
     ordered = sorted(set(keys.values()), reverse=True)
     return [ordered.index(keys[p]) + 1 for p in players]
 

@@ -16,7 +16,8 @@ FORMAT = 2  # 2: the rules version is kept (a snapshot of format 1 is ignored an
 WRITTEN_MEMO = 100_000  # matches whose latest snapshot version a process remembers
 FIELDS = ("id", "game_id", "status", "seats", "players", "options", "created_by", "commitment", "version",
           "head", "draws", "game_state", "result", "seed", "turn_deadline_hours", "disputes",
-          "replace_after_timeouts", "timeouts", "stand_ins", "finished_at", "invited", "rematch", "rules_proposal")
+          "replace_after_timeouts", "timeouts", "stand_ins", "finished_at", "invited", "rematch", "rules_proposal",
+          "conceded")
 
 
 def to_ranges(versions: list) -> list:

@@ -65,6 +65,7 @@ class Match:
     invited: list = field(default_factory=list)  # seated players whose consent is still awaited
     rematch: str | None = None  # the id of this finished match's rematch, once asked for
     rules_proposal: dict | None = None  # the latest rules-upgrade proposal (replaced, never mutated: see _Rollback)
+    conceded: list = field(default_factory=list)  # players who conceded, in order (concede.py)
     envelopes: list = field(default_factory=list)
     effective: list = field(default_factory=list)  # versions of the effective game events
     base: int = 0  # loaded from a snapshot at this version: `envelopes` starts at base + 1
@@ -271,6 +272,10 @@ def _apply_rules_upgrade_rejected(m: Match, d: dict, games: dict) -> None:
     m.rules_proposal = dict(m.rules_proposal, status="rejected", cause=d.get("cause"), reason=d.get("reason"))
 
 
+def _apply_conceded(m: Match, d: dict, games: dict) -> None:
+    m.conceded = [*m.conceded, d["player"]]  # a new list: a cached fold rolls back by field (concede.py decides)
+
+
 def _public(m: Match, event: dict, viewer: str | None) -> dict:
     """A platform event every viewer sees whole."""
     return event
@@ -312,6 +317,7 @@ _PLATFORM_APPLY = {
     pe.RULES_UPGRADE_PROPOSED: _apply_rules_upgrade_proposed,
     pe.RULES_UPGRADE_VOTED: _apply_rules_upgrade_voted,
     pe.RULES_UPGRADE_REJECTED: _apply_rules_upgrade_rejected,
+    pe.PLAYER_CONCEDED: _apply_conceded,
 }
 
 
@@ -402,9 +408,14 @@ def game_events(game, state: dict, player: str, command: dict, rng) -> list[dict
     return [new_event(ev["type"], pe.GAME, **ev["data"]) for ev in events]
 
 
-def finish_events(game, state_after: dict, seed_hex: str) -> list[dict]:
-    """If the game is over after these events, the platform's match_finished and seed_revealed."""
-    result = game.result(state_after)
+def finish_events(game, state_after: dict, seed_hex: str, conceded=(), players=()) -> list[dict]:
+    """If the game is over after these events, the platform's match_finished and seed_revealed (players who
+    conceded ranked last: concede.py)."""
+    if conceded:
+        from .concede import result_after_concessions
+        result = result_after_concessions(game, state_after, list(conceded), list(players))
+    else:
+        result = game.result(state_after)
     if result is None:
         return []
     return [new_event(pe.MATCH_FINISHED, result=result), new_event(pe.SEED_REVEALED, seed=seed_hex)]

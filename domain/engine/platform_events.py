@@ -19,6 +19,7 @@ RULES_UPGRADED = "rules_upgraded"  # {"from", "to"}: the match is judged by the 
 RULES_UPGRADE_PROPOSED = "rules_upgrade_proposed"  # {"proposal", "from", "to", "by"}: the other seated players vote
 RULES_UPGRADE_VOTED = "rules_upgrade_voted"  # {"proposal", "player", "accept"}
 RULES_UPGRADE_REJECTED = "rules_upgrade_rejected"  # {"proposal", "cause", "reason"?}: the match keeps its rules
+PLAYER_CONCEDED = "player_conceded"  # {"player"}: they give the match up (concede.py)
 
 # platform events that are talk or bookkeeping, not a player's move: they never count as acting
 # (take-back, turn deadlines, the inbox's "waiting since")

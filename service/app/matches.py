@@ -11,6 +11,7 @@ from marshmallow import ValidationError
 
 from domain.engine import HmacRng, RuleViolation
 from domain.engine import aggregate as agg
+from domain.engine.concede import check_not_conceded
 from domain.engine import platform_events as pe
 from domain.engine.hashing import canonical_json, hash_body, salt_for
 from domain.engine.rng import commitment
@@ -264,6 +265,8 @@ class MatchService:
                 raise VersionConflict(f"expected version {expected_version}, the match is at {match.version}",
                                       current_version=match.version)
             agg.check_can_play(match, actor)
+            if not stand_in:
+                check_not_conceded(match, actor)
             loaded = self.validate_payload(match.game, type_, payload)
             events = agg.game_events(match.game, match.game_state, actor, {"type": type_, "payload": loaded}, rng)
             if actor in match.stand_ins and not stand_in:
@@ -321,8 +324,8 @@ class MatchService:
         try:
             sealed = self._seal(match, pending, actor, marker, rng.draws, seed, encoded)
             if match.status == "active" and match.game_state is not None:
-                sealed += self._seal(match, agg.finish_events(match.game, match.game_state, secret), None,
-                                     marker, [], seed, encoded)
+                sealed += self._seal(match, agg.finish_events(match.game, match.game_state, secret, match.conceded,
+                                                              match.players), None, marker, [], seed, encoded)
         except Exception:
             self.cache.evict(match.id)
             raise

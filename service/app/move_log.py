@@ -28,6 +28,10 @@ def _platform_sentence(env: dict, name, game) -> str:
         return f"the dispute was {d.get('status')}{why}"
     if t == pe.TURN_TIMED_OUT:
         return f"{name(d.get('player'))}'s turn timed out"
+    if t == pe.PLAYER_CONCEDED:
+        return f"{name(d.get('player'))} conceded"
+    if t == pe.STAND_IN_STARTED and d.get("conceded"):
+        return f"the {d.get('bot')} bot plays {name(d.get('player'))}'s seat from now on"
     if t == pe.STAND_IN_STARTED:
         return (f"{name(d.get('player'))} timed out {d.get('after_timeouts')} turns in a row: the {d.get('bot')} bot "
                 f"plays for them until they move again")

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 BREAKDOWN_KEYS = ("breakdown", "details")  # where the games put a per-player score breakdown
 REASONS = {"draw_pile_empty": "the draw pile ran out", "round_limit": "the last round was played",
-           "target": "a player reached the target", "vp_target": "a player reached the victory point target"}
+           "target": "a player reached the target", "vp_target": "a player reached the victory point target",
+           "conceded": "a player conceded"}
 
 
 def names_sentence(names: list) -> str:
@@ -51,15 +52,17 @@ def standings(result: dict | None, players: list, names: dict) -> dict | None:
     ranking = list(result.get("ranking") or [])
     seated = ranking + [p for p in players if p not in ranking]
     position = {p: i for i, p in enumerate(seated)}
-    order = sorted(seated, key=lambda p: (p not in winners, -_number(scores.get(p)), position[p]))
+    conceded = set(result.get("conceded") or [])
+    order = sorted(seated, key=lambda p: (p in conceded, p not in winners, -_number(scores.get(p)), position[p]))
     rows, rank = [], 0
     for i, player in enumerate(order):
         previous = order[i - 1] if i else None
         tied = previous is not None and scores.get(player) == scores.get(previous) and \
-            (player in winners) == (previous in winners)
+            (player in winners) == (previous in winners) and (player in conceded) == (previous in conceded)
         rank = rank if tied else i + 1
         parts = breakdown.get(player) if isinstance(breakdown.get(player), dict) else {}
         rows.append({"rank": rank, "player": player, "name": names.get(player, player), "winner": player in winners,
+                     "conceded": player in conceded,
                      "score": scores.get(player), "parts": [parts.get(c) for c in columns]})
     return {"sentence": winners_sentence(winners, names), "reason": reason_text(result),
             "columns": [_label(c) for c in columns], "rows": rows}

@@ -26,7 +26,7 @@ def create_app(settings=None, wiring=None) -> Flask:
     from service import logs
     from service.web import account_pages, pages, ratelimit
     from service import bootstrap as wiring_mod
-    from service.web.api import docs, games, health, history, mail as mail_api, matches, metrics, stream, users
+    from service.web.api import concede, docs, games, health, history, mail as mail_api, matches, metrics, stream, users
 
     app = Flask(__name__)
     app.json = OrjsonProvider(app)
@@ -37,7 +37,7 @@ def create_app(settings=None, wiring=None) -> Flask:
         logs.configure(w.settings)
     logs.install(app)
     for bp in (health.bp, metrics.bp, users.bp, games.bp, docs.bp, matches.bp, history.bp, stream.bp, pages.bp,
-               account_pages.bp, mail_api.bp):
+               account_pages.bp, mail_api.bp, concede.bp):
         app.register_blueprint(bp)
     if w.settings.trusted_proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=w.settings.trusted_proxies)

@@ -461,6 +461,7 @@ ACTIONS = {
     "dispute": ("/api/matches/{id}/disputes", "POST"),
     "chat": ("/api/matches/{id}/chat", "POST"),
     "rematch": ("/api/matches/{id}/rematch", "POST"),
+    "concede": ("/api/matches/{id}/concede", "POST"),
 }
 
 

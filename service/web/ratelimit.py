@@ -199,6 +199,7 @@ RULES = (
     ("history.propose_rules_upgrade", "command_rate_limit", "commands", "user"),  # each replays the history
     ("history.vote_rules_upgrade", "command_rate_limit", "commands", "user"),
     ("matches.chat", "chat_rate_limit", "chat", "user"),
+    ("concede.concede", "command_rate_limit", "commands", "user"),
     ("mail_api.put_email", "email_rate_limit", "verify-mail", "user"),  # each mails a link
     ("mail_api.sign_in_by_email", "signin_rate_limit", "sign-in-mail", "address"),
     ("mail_api.sign_in_by_email", "email_rate_limit", "sign-in-mail-to", "email"),  # one mailbox is not flooded

@@ -160,6 +160,10 @@
       return;
     }
     if (ev.target.id === "takeback") { act("takeback", {}, "Your last move was taken back."); }
+    if (ev.target.id === "concede" && window.confirm("Concede this match? You are ranked last, and it cannot be undone.")) {
+      ev.target.disabled = true;
+      act("concede", {}, "You conceded.");
+    }
     if (ev.target.id === "rematch") { rematch(ev.target); }
     if (ev.target.id === "replay-live" || ev.target.closest("[data-back-to-live]")) { showLive(); return; }
     var seekTo = ev.target.closest("[data-seek]");
