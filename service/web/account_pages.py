@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from flask import Blueprint, g, redirect, render_template, request
+from flask import Blueprint, g, jsonify, redirect, render_template, request
 
 from service.app.errors import AppError
 from service.app.mail.contacts import KIND_PREFERENCE, ALL
@@ -223,3 +223,30 @@ def end_session(digest):
             raise ApiError(404, "not_found", "no such session (it may have ended already)")
         return "That session has ended."
     return account_form(act)
+
+
+# -- the lobby's invitation suggestions ---------------------------------------------------------------------------
+@bp.get("/users/suggest")
+def suggest_players():
+    """Name suggestions for the lobby's invite fields: this browser's player's recent opponents first (as
+    GET /api/users?name=, with the session cookie instead of a token)."""
+    from service.app.opponents import suggestions
+    name = (request.args.get("name") or "").strip()[:40]
+    user = page_user()
+    w = wiring()
+    found = suggestions(w.users, w.read_models, user["id"] if user else None, name) if name else []
+    return jsonify({"users": found})
+
+
+# -- the next match waiting for this player -------------------------------------------------------------------------
+def next_waiting(w, user_id: str, current: str | None = None) -> dict | None:
+    """The inbox's longest-waiting match other than `current` (the match page's "next match" link), or None."""
+    return next((row for row in w.read_models.inbox(user_id) if row["id"] != current), None)
+
+
+@bp.get("/next")
+def next_match():
+    """Go to the match that has waited longest for this player (the lobby when none does)."""
+    user = page_user()
+    row = next_waiting(wiring(), user["id"], request.args.get("from")) if user else None
+    return redirect(f"/matches/{row['id']}" if row else "/", 303)

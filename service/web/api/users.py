@@ -19,11 +19,16 @@ def create_user():
 
 
 @bp.get("/api/users")
-@documented("players whose display name starts with ?name= (each with its id)", query=schemas.UserSearch)
+@documented("players whose display name starts with ?name= (each with its id); with a token, the caller's recent "
+            "opponents first", query=schemas.UserSearch, auth="optional")
 def search_users():
-    """Players whose display name starts with ?name= (names need not be unique: each comes with its id)."""
+    """Players whose display name starts with ?name= (names need not be unique: each comes with its id); the
+    caller's recent opponents first (`"recent": true`)."""
+    from service.app.opponents import suggestions
     q = query(schemas.UserSearch)
-    return {"users": wiring().users.search(q["name"], q["limit"])}
+    user = current_user(optional=True)
+    w = wiring()
+    return {"users": suggestions(w.users, w.read_models, user["id"] if user else None, q["name"], q["limit"])}
 
 
 @bp.get("/api/users/me")

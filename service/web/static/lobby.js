@@ -1,4 +1,5 @@
-// The lobby: name suggestions for the invite fields (GET /api/users?name=), shown as "Name #short-id".
+// The lobby: name suggestions for the invite fields (GET /users/suggest?name=: your recent opponents first),
+// shown as "Name #short-id".
 (function () {
   "use strict";
   var timer = null;
@@ -12,7 +13,7 @@
     var list = document.getElementById(input.getAttribute("list"));
     var entry = lastEntry(input.value);
     if (!list || entry.tail.length < 1 || entry.tail.indexOf("#") >= 0) { return; }
-    fetch("/api/users?name=" + encodeURIComponent(entry.tail), {credentials: "same-origin"})
+    fetch("/users/suggest?name=" + encodeURIComponent(entry.tail), {credentials: "same-origin"})
       .then(function (r) { return r.ok ? r.json() : {users: []}; })
       .then(function (data) {
         list.textContent = "";
