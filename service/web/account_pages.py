@@ -120,14 +120,20 @@ def sign_in_link(token):
         user = w.users.get(w.mail.check_sign_in(token)) or {}
     except LinkRefused as exc:
         return link_refused(exc)
-    return render_template("sign_in_link.html", user=page_user(), token=token, name=user.get("name", ""))
+    return render_template("sign_in_link.html", user=page_user(), token=token, name=user.get("name", ""),
+                           login_csrf=login_csrf())
 
 
 @bp.post("/sign-in/<token>")
 def sign_in(token):
     """Spend the sign-in link and sign this browser in (a player signed out everywhere gets a new token, shown
-    once)."""
+    once). The form carries this browser's sign-in CSRF token: another site cannot sign a browser in as someone
+    else with a link of its own."""
     w = wiring()
+    try:
+        check_login_csrf()
+    except ApiError as exc:
+        return notice("Sign in by e-mail", exc.message + " Open the link from the mail again.", exc.status, error=True)
     try:
         user_id = w.mail.sign_in(token)
     except LinkRefused as exc:

@@ -37,6 +37,14 @@ def proven(client, wiring, mailbox, make_user, name):
     return uid, headers, address
 
 
+def open_link(browser, path):
+    """Open a sign-in link as a browser does: the page, then its form (with the page's CSRF token)."""
+    page = browser.get(path)
+    if page.status_code != 200:
+        return page
+    return browser.post(path, data={"csrf": CSRF.search(page.get_data(as_text=True)).group(1)})
+
+
 def sign_in_mails(mailbox, address) -> list:
     return [m for m in mailbox.to(address) if m["X-Turnstream-Kind"] == "sign_in"]
 
@@ -52,16 +60,18 @@ def test_the_sign_in_link_works_once_in_another_browser(wiring, client, make_use
     page = browser.get(path)  # opening the link: a page whose form the browser sends at once
     assert page.status_code == 200 and b"data-auto-submit" in page.data and b"/static/sign_in.js" in page.data
     assert browser.get("/account").status_code == 303, "fetching the page signs nothing in"
-    signed = browser.post(path)
+    assert browser.post(path).status_code == 403, "a form without this browser's CSRF token signs nobody in"
+    signed = browser.post(path, data={"csrf": CSRF.search(page.get_data(as_text=True)).group(1)})
     assert signed.status_code == 303 and signed.headers["Location"].endswith("/account")
     account = browser.get("/account")
     assert account.status_code == 200 and b"Signed in as <strong>ann</strong>" in account.data
     assert b"ann@example.com</strong> (confirmed)" in account.data
     third = client.application.test_client()
-    used = third.post(path)
+    used = third.get(path)
     assert used.status_code == 410 and b"used already" in used.data and b'action="/sign-in"' in used.data
+    csrf = CSRF.search(used.get_data(as_text=True)).group(1)
+    assert third.post(path, data={"csrf": csrf}).status_code == 410
     assert third.get("/account").status_code == 303, "a used link signs nobody in"
-    assert third.get(path).status_code == 410
 
 
 def test_an_unknown_or_unproven_address_gets_the_same_202_and_no_mail(wiring, client, make_user, mailbox):
@@ -91,14 +101,14 @@ def test_an_expired_link_says_so_and_offers_a_new_one(wiring, client, make_user,
     browser = client.application.test_client()
     page = browser.get(path)
     assert page.status_code == 410 and b"expired" in page.data
-    assert browser.post(path).status_code == 410 and browser.get("/account").status_code == 303
     csrf = CSRF.search(page.get_data(as_text=True)).group(1)
+    assert browser.post(path, data={"csrf": csrf}).status_code == 410 and browser.get("/account").status_code == 303
     again = browser.post("/sign-in", data={"email": address, "csrf": csrf})
     assert again.status_code == 202 and b"on its way" in again.data
     monkeypatch.undo()
     run_mail_jobs(wiring)
     fresh = link_path(sign_in_mails(mailbox, address)[-1], "/sign-in/")
-    assert fresh != path and browser.post(fresh).status_code == 303
+    assert fresh != path and open_link(browser, fresh).status_code == 303
 
 
 def test_a_player_signed_out_everywhere_gets_back_in_with_a_new_token(wiring, client, make_user, mailbox):
@@ -107,7 +117,7 @@ def test_a_player_signed_out_everywhere_gets_back_in_with_a_new_token(wiring, cl
     client.post("/api/sessions/email", json={"email": address})
     run_mail_jobs(wiring)
     browser = client.application.test_client()
-    signed = browser.post(link_path(sign_in_mails(mailbox, address)[0], "/sign-in/"))
+    signed = open_link(browser, link_path(sign_in_mails(mailbox, address)[0], "/sign-in/"))
     assert signed.status_code == 303 and signed.headers["Location"].endswith("/welcome")
     token = re.search(r'data-new-token>([^<]+)<', browser.get("/welcome").get_data(as_text=True)).group(1)
     assert client.get("/api/users/me", headers={"Authorization": f"Bearer {token}"}).get_json()["name"] == "ann"
@@ -120,7 +130,7 @@ def test_the_account_page_lists_signed_in_browsers_and_ends_one(wiring, client, 
         browser = client.application.test_client()
         client.post("/api/sessions/email", json={"email": address})
         run_mail_jobs(wiring)
-        assert browser.post(link_path(sign_in_mails(mailbox, address)[-1], "/sign-in/")).status_code == 303
+        assert open_link(browser, link_path(sign_in_mails(mailbox, address)[-1], "/sign-in/")).status_code == 303
         browsers.append(browser)
     first, second = browsers
     page = first.get("/account").get_data(as_text=True)
@@ -142,7 +152,7 @@ def test_preferences_from_the_account_page(wiring, client, make_user, mailbox):
     client.post("/api/sessions/email", json={"email": address})
     run_mail_jobs(wiring)
     browser = client.application.test_client()
-    browser.post(link_path(sign_in_mails(mailbox, address)[0], "/sign-in/"))
+    open_link(browser, link_path(sign_in_mails(mailbox, address)[0], "/sign-in/"))
     csrf = CSRF.search(browser.get("/account").get_data(as_text=True)).group(1)
     saved = browser.post("/account/notifications", data={"csrf": csrf, "your_move": "digest",
                                                          "deadline_reminder_hours": "3", "disputes": "on"})
