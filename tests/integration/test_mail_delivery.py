@@ -156,3 +156,15 @@ def test_starttls_and_credentials_and_smtps(tmp_path):
         assert len(implicit.messages) == 1
     finally:
         implicit.stop()
+
+
+def test_up_writes_mails_into_its_data_folder_and_says_where(tmp_path):
+    from service.cli import up_mail
+    env: dict = {}
+    said = up_mail(env, tmp_path / "var")
+    assert env["TURNSTREAM_MAIL_DIR"] == str(tmp_path / "var" / "mail") and env["TURNSTREAM_MAIL_DIR"] in said
+    env = {"TURNSTREAM_SMTP_URL": "smtps://mailer:secret@mail.example:2465"}
+    said = up_mail(env, tmp_path / "var")
+    assert said == "sent through smtps://mail.example:2465" and "TURNSTREAM_MAIL_DIR" not in env
+    with pytest.raises(ValueError):
+        up_mail({"TURNSTREAM_SMTP_URL": "http://mail.example"}, tmp_path)

@@ -237,3 +237,19 @@ def test_an_smtp_outage_during_play_delays_every_mail_and_loses_none(wiring, cli
     assert run_due_retries(wiring) == 0
     settle(wiring)
     assert len(kinds(mailbox, bob_mail)) == before[bob_mail] + 4, "each arrived once"
+
+
+def test_a_dispute_waiting_for_a_vote_is_mailed_to_the_voters(wiring, client, make_user, mailbox):
+    ann, ha, ann_mail = player(client, wiring, mailbox, make_user, "ann")
+    bob, hb, bob_mail = player(client, wiring, mailbox, make_user, "bob", your_move="off")
+    mid = start_http(client, ha, {"game": "dice-race", "players": [ann, bob], "options": {"target": 100}}, hb)
+    noted = client.post(f"/api/matches/{mid}/commands", json={"type": "note", "payload": {"text": "hm"}},
+                        headers=ha).get_json()["version"]
+    settle(wiring)
+    answer = client.post(f"/api/matches/{mid}/disputes", json={"version": noted, "reason": "misclick"}, headers=ha)
+    assert answer.status_code == 201
+    settle(wiring)
+    (dispute,) = [m for m in mailbox.to(bob_mail) if m["X-Turnstream-Kind"] == "dispute"]
+    assert "misclick" in text_of(dispute) and "ann" in text_of(dispute)
+    assert link_path(dispute, "/matches/") == f"/matches/{mid}"
+    assert not [m for m in mailbox.to(ann_mail) if m["X-Turnstream-Kind"] == "dispute"], "not to the disputer"
