@@ -24,7 +24,7 @@ def _snake(name: str) -> str:
 def create_app(settings=None, wiring=None) -> Flask:
     """Build the web application (wiring defaults to the environment's settings)."""
     from service import logs
-    from service.web import account_pages, pages, ratelimit
+    from service.web import account_pages, pages, ratelimit, rules_page
     from service import bootstrap as wiring_mod
     from service.web.api import concede, docs, games, health, history, mail as mail_api, matches, metrics, stream, users
 
@@ -37,7 +37,7 @@ def create_app(settings=None, wiring=None) -> Flask:
         logs.configure(w.settings)
     logs.install(app)
     for bp in (health.bp, metrics.bp, users.bp, games.bp, docs.bp, matches.bp, history.bp, stream.bp, pages.bp,
-               account_pages.bp, mail_api.bp, concede.bp):
+               account_pages.bp, mail_api.bp, concede.bp, rules_page.bp):
         app.register_blueprint(bp)
     if w.settings.trusted_proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=w.settings.trusted_proxies)

@@ -120,6 +120,19 @@
     return /[.!?]$/.test(text) ? text : text + ".";
   }
 
+  // A refusal citing one of this game's rules links that rule on the game's rules page.
+  function linkRule(err) {
+    var rule = (err && err.error && err.error.rule) || "";
+    var prefix = (body.dataset.gameId || "") + ":";
+    if (!body.dataset.rulesUrl || rule.indexOf(prefix) !== 0) { return; }
+    var link = document.createElement("a");
+    link.href = body.dataset.rulesUrl + "#rule-" + rule.slice(prefix.length);
+    link.textContent = body.dataset.ruleLinkText || "The rule";
+    link.setAttribute("data-rule-link", rule);
+    messageEl.appendChild(document.createTextNode(" "));
+    messageEl.appendChild(link);
+  }
+
   function act(path, payload, done) {
     return fetch("/matches/" + encodeURIComponent(matchId) + "/act/" + path, {
       method: "POST",
@@ -128,7 +141,7 @@
       body: JSON.stringify(payload)
     }).then(function (r) {
       return r.json().catch(function () { return {}; }).then(function (data) {
-        if (!r.ok) { say(errorText(data), "error"); return; }
+        if (!r.ok) { say(errorText(data), "error"); linkRule(data); return; }
         say(done, "ok");
         refresh();
       });

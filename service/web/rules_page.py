@@ -1,0 +1,73 @@
+"""The "How to play" page of each game (GET /games/<id>/rules): texts written for a player, kept as data in
+rules_text/<game id>.<lang>.json (the games' versions folders are frozen by their digest lock), with an anchor
+`rule-<rule id>` per rule the game's code can refuse a command with."""
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+from flask import Blueprint, g, render_template, request
+
+from service.app.mail.contacts import LANGUAGES, language
+from service.web.http import wiring
+from service.web.pages import SECURITY_HEADERS, error_page, page_user
+
+bp = Blueprint("rules", __name__)
+
+TEXTS = Path(__file__).resolve().parent / "rules_text"
+SECTIONS = ("goal", "turn", "actions", "scoring", "end")
+LEARNING_BOT = "greedy"  # the learning opponent: plays sensibly and answers at once
+
+
+@cache
+def rules_text(game_id: str, lang: str) -> dict | None:
+    """The game's rules texts in `lang` (English when that language has none), or None for a game without."""
+    for code in (lang, "en"):
+        path = TEXTS / f"{game_id}.{code}.json"
+        if path.is_file():
+            return json.loads(path.read_text(encoding="utf-8"))
+    return None
+
+
+def rule_ids(text: dict) -> list:
+    """Every rule id a rules text explains, in page order."""
+    return [entry[0] for group in text.get("rules", []) for entry in group["entries"]]
+
+
+def page_language() -> str:
+    """The language of this page (the one chosen for the request, else the browser's Accept-Language)."""
+    chosen = g.get("lang")
+    return chosen if chosen in LANGUAGES else language(request.headers.get("Accept-Language"))
+
+
+@bp.app_template_global()
+def rules_url(game_id: str) -> str | None:
+    """The game's rules page, or None for a game without rules texts (the match page links it when there)."""
+    return f"/games/{game_id}/rules" if rules_text(game_id, "en") is not None else None
+
+
+@bp.after_request
+def page_headers(response):
+    """The pages' security headers; private when it carries the signed-in player's form token."""
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
+    if g.get("page_user") is not None:
+        response.headers.setdefault("Cache-Control", "private, no-cache")
+    response.vary.add("Cookie")
+    response.vary.add("Accept-Language")
+    return response
+
+
+@bp.get("/games/<game_id>/rules")
+def rules_page(game_id):
+    """How to play the game: goal, a turn, the actions, scoring, the end, and each rule the game checks."""
+    game = wiring().games.get(game_id)
+    lang = page_language()
+    text = rules_text(game_id, lang) if game is not None else None
+    if text is None:
+        return error_page(404, f"There is no game {game_id!r} with rules to read.")
+    bots = ", ".join([LEARNING_BOT] * (game.min_players - 1))
+    return render_template("rules.html", user=page_user(), game=game, text=text, lang=lang, page_lang=lang,
+                           sections=[s for s in text["sections"] if s["id"] in SECTIONS], bots=bots,
+                           seats=game.min_players)
