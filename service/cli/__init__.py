@@ -124,6 +124,8 @@ def cmd_rebuild(args) -> int:
     """Rebuild every projection from zero with the followers paused: drop the read models, replay every log."""
     from projections.rebuild import RebuildRefused, rebuild_projections
     from service.bootstrap import build
+    from service.store.connections import check_topology
+    check_topology(_settings())  # a cluster node without REDIS_CLUSTER=1: said before anything is dropped
     try:
         rebuild_projections(build(), say)
     except RebuildRefused as exc:

@@ -56,7 +56,8 @@ def test_a_worker_with_its_queues_on_a_cluster_node_is_refused(cluster, redis_ur
     assert "RQ needs a plain Redis" in one_line(done)
 
 
-@pytest.mark.parametrize("args", [["export", "--all", "-o", "{tmp}/backup"], ["worker"], ["replay", "m_x"]])
+@pytest.mark.parametrize("args", [["export", "--all", "-o", "{tmp}/backup"], ["worker"], ["replay", "m_x"],
+                                  ["projections", "rebuild"]])
 def test_a_cluster_without_redis_cluster_is_named(cluster, tmp_path, args):  # noqa: F811
     done = turnstream([a.format(tmp=tmp_path) for a in args], {"REDIS_URL": node_url(cluster)})
     assert done.returncode != 0
