@@ -33,7 +33,8 @@ def project_entries(w, p: int, entries: list, followups=None) -> int:
     changes = writer.apply(p, matches, entries[-1][0], stored)
     if followups is not None and changes:
         followups(changes, {m.id: m for m in matches}, dict(zip(players, (bool(h) for h in hooks))))
-    w.matches.snapshots.write_due(matches)
+    # an archived match (read from its record: a rebuild) keeps no replay snapshots: it folds in milliseconds
+    w.matches.snapshots.write_due([m for m in matches if not w.store.known_archived(m.id)])
     log.debug("partition %d: %d log entries, %d matches", p, len(entries), len(matches))
     return len(changes)
 

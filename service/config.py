@@ -16,6 +16,7 @@ class Settings:
     max_body_bytes: int = 64 * 1024
     cache_size: int = 2000
     snapshot_every: int = 200
+    archive_after_hours: float = 24.0  # a finished match quiet this long is archived by the worker (< 0: never)
     reconcile_seconds: float = 2.0
     follow_gather_ms: float = 4.0
     rate_limit_per_minute: int = 600
@@ -76,6 +77,17 @@ def redis_url(name: str, value: str) -> str:
     return value
 
 
+def archive_hours(value: str) -> float:
+    """TURNSTREAM_ARCHIVE_AFTER_HOURS: hours (default 24), or `off` (-1: the worker archives nothing)."""
+    value = value.strip().lower()
+    if value in ("off", "never", "no"):
+        return -1.0
+    try:
+        return float(value) if value else 24.0
+    except ValueError:
+        raise ConfigError(f"TURNSTREAM_ARCHIVE_AFTER_HOURS={value!r} is not a number of hours (or off)") from None
+
+
 def rate_limit(value: str) -> str:
     """A limit string such as "30/hour" or "10/minute;120/hour", checked now so a typo fails at start-up."""
     from limits import parse_many
@@ -95,6 +107,7 @@ def from_env(env=None) -> Settings:
         max_body_bytes=int(get("TURNSTREAM_MAX_BODY_BYTES") or 64 * 1024),
         cache_size=int(get("TURNSTREAM_CACHE_SIZE") or 2000),
         snapshot_every=int(get("TURNSTREAM_SNAPSHOT_EVERY") or 200),
+        archive_after_hours=archive_hours(get("TURNSTREAM_ARCHIVE_AFTER_HOURS", "")),
         reconcile_seconds=float(get("TURNSTREAM_RECONCILE_SECONDS") or 2.0),
         follow_gather_ms=float(get("TURNSTREAM_FOLLOW_GATHER_MS") or 4.0),
         rate_limit_per_minute=int(get("TURNSTREAM_RATE_LIMIT_PER_MINUTE") or 600),

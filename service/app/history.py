@@ -120,7 +120,7 @@ class History:
     # -- audit and export ----------------------------------------------------------------------
     def _stored(self, match_id: str) -> tuple[list, dict]:
         envelopes = self.store.read_range(match_id, 1)
-        meta = self.store.r.hgetall(self.store.keys.meta(match_id))
+        meta = self.store.meta(match_id)
         if not envelopes and not meta:
             raise NotFound.of("match", match_id)
         return envelopes, meta

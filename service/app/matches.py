@@ -78,6 +78,10 @@ class _Rollback:
         match.game_state, match.players, match.disputes = pickle.loads(self.blob)
 
 
+ARCHIVED_MESSAGE = ("this match is archived: it finished a while ago and its history is kept read-only "
+                    "(replay, audit and export still work; chat and rematch offers close when a match is archived)")
+
+
 def _landed(res, expected: int, match: agg.Match) -> bool:
     """True when a conflict shows our own sealed events already stored: the append ran, its reply was
     lost and the client library sent it again (the hash chain proves every event of ours is there)."""
@@ -198,6 +202,8 @@ class MatchService:
         self.cache.evict(match.id)
         if res.status == "dup":
             return res.answer
+        if res.status == "archived":
+            raise Conflict(ARCHIVED_MESSAGE, "match_archived")
         raise VersionConflict("the match moved on; reload and try again", current_version=res.version)
 
     def create(self, actor: str, game_id: str, options: dict, players: list | None = None,
@@ -344,6 +350,8 @@ class MatchService:
         saved.restore(match)
         if res.status == "dup":
             return res.answer
+        if res.status == "archived":
+            raise Conflict(ARCHIVED_MESSAGE, "match_archived")
         missing = res.envelopes or []
         if not missing or len(missing) != res.version - expected or missing[0]["prev"] != match.head:
             self.cache.evict(match.id)  # diverged or ahead of the store: reload from scratch

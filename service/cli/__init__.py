@@ -138,6 +138,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
     from workers.queues import MAIN
 
+    from service.cli import archive as archive_cli
     from service.cli import game as game_cli, history as history_cli, rules as rules_cli, upgrade as upgrade_cli
     from service.cli.bench import engine as bench
     parser = argparse.ArgumentParser(
@@ -199,6 +200,7 @@ def build_parser() -> argparse.ArgumentParser:
     history_cli.add_commands(sub)
     rules_cli.add_commands(sub)
     upgrade_cli.add_commands(sub)
+    archive_cli.add_commands(sub)
     game_cli.add_commands(sub)
     bench.add_commands(sub)
     return parser

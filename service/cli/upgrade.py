@@ -13,7 +13,6 @@ import time
 from pathlib import Path
 
 from domain.engine import audit as audit_mod
-from domain.engine.json_codec import loads
 from domain.engine.recheck import BROKEN, CHANGED, IDENTICAL, recheck
 
 BATCH = 100  # matches read from Redis in one pipelined round trip
@@ -49,18 +48,11 @@ def line_of(match_id: str, outcome: dict) -> str:
 
 # -- sources: (match id, envelopes, claimed length, claimed head, seed) ------------------------------------------
 def stored_matches(store, ids: list):
-    """Each stored match with its meta and secret, read BATCH matches per pipelined round trip."""
+    """Each stored match with its meta and secret, read BATCH matches per pipelined round trip through the store
+    (an archived match from its archive record)."""
     for start in range(0, len(ids), BATCH):
         batch = ids[start:start + BATCH]
-        pipe = store.r.pipeline(transaction=False)
-        for match_id in batch:
-            pipe.xrange(store.keys.stream(match_id))
-            pipe.hgetall(store.keys.meta(match_id))
-            pipe.get(store.keys.secret(match_id))
-        replies = pipe.execute()
-        for i, match_id in enumerate(batch):
-            entries, meta, secret = replies[3 * i:3 * i + 3]
-            envelopes = [loads(fields["e"]) for _id, fields in entries]
+        for match_id, (envelopes, meta, secret) in store.read_matches(batch).items():
             yield match_id, envelopes, int(meta.get("version") or 0), meta.get("head"), secret
 
 

@@ -1,6 +1,7 @@
 -- turnstream: append a command's events to a match, atomically. Checks first, then writes.
 -- KEYS: 1 stream, 2 meta, 3 cmds, 4 partition log, 5 secret
--- A stale expected version answers {'conflict', current, the JSON events after the expected version...}.
+-- A stale expected version answers {'conflict', current, the JSON events after the expected version...}; an
+-- archived match (finished, its stream compacted into one record: service/store/archive.lua) {'archived', current}.
 -- ARGV: 1 expected version, 2 command id ('' = none), 3 stored answer (JSON), 4 head before,
 --       5 head after, 6 status after, 7 match id, 8 game id, 9 secret ('' unless creating),
 --       10... the JSON envelopes of the events, in version order, one argument each (no string splitting in Lua)
@@ -9,8 +10,9 @@ if ARGV[2] ~= '' then
   local answer = redis.call('HGET', KEYS[3], ARGV[2])
   if answer then return {'dup', answer} end
 end
-local meta = redis.call('HMGET', KEYS[2], 'version', 'head')
+local meta = redis.call('HMGET', KEYS[2], 'version', 'head', 'archived')
 local current = tonumber(meta[1] or '0')
+if meta[3] then return {'archived', tostring(current)} end
 if current ~= expected then
   local reply = {'conflict', tostring(current)}
   if current > expected then

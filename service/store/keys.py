@@ -40,6 +40,10 @@ class Keys:
         """The match's secret RNG seed."""
         return self.stream(match_id) + ":secret"
 
+    def archive(self, match_id: str) -> str:
+        """The archive record of a finished match (its events compacted: service/store/archive_codec.py)."""
+        return self.stream(match_id) + ":archive"
+
     def log(self, p: int) -> str:
         """Partition p's change log (the projection outbox)."""
         return f"ts:{tag(p)}:log"

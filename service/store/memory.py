@@ -1,11 +1,13 @@
 """The event store's in-memory twin: EventStore's contract (append all-or-nothing, reads by version, command ids,
-the partition change log) in one process, for unit tests and tools that need no Redis."""
+the partition change log, archived matches read from their record) in one process, for unit tests and tools that
+need no Redis."""
 from __future__ import annotations
 
 import threading
 
 from domain.engine.json_codec import compact_json, loads
-from service.store.events import AppendResult, ReadResult
+from service.store.archive_codec import Decoded, decode
+from service.store.events import AppendResult, ArchiveCache, ReadResult
 from service.store.keys import Keys
 
 
@@ -19,8 +21,10 @@ class InMemoryEventStore:
         self._cmds: dict[str, dict[str, str]] = {}
         self._secrets: dict[str, str] = {}
         self._logs: dict[int, list[tuple[str, dict]]] = {}
+        self._archives: dict[str, bytes] = {}
         self._entries = 0  # change-log entries appended, for their ids
         self._lock = threading.Lock()
+        self.archives = ArchiveCache()
 
     def append(self, match_id: str, game_id: str, expected: int, envelopes: list, head_before: str,
                head_after: str, status: str, command_id: str = "", answer: dict | None = None,
@@ -48,6 +52,9 @@ class InMemoryEventStore:
             return AppendResult("dup", answer=loads(stored) if stored else None)
         meta = self._meta.get(match_id, {})
         current = int(meta.get("version", 0))
+        if meta.get("archived"):
+            self.archives.note(match_id)
+            return AppendResult("archived", current)
         if current != expected:
             after = [loads(e) for e in self._streams.get(match_id, [])[expected:]] if current > expected else []
             return AppendResult("conflict", current, envelopes=after)
@@ -64,6 +71,9 @@ class InMemoryEventStore:
     def read(self, match_id: str, after: int = 0, command_id: str | None = None,
              with_secret: bool = False) -> ReadResult:
         """The events after version `after`, a command id's stored answer, the secret."""
+        decoded = self._archived(match_id)
+        if decoded is not None:
+            return ReadResult(decoded.envelopes(after), None, decoded.seed if with_secret else None, exists=True)
         with self._lock:
             envelopes = [loads(e) for e in self._streams.get(match_id, [])[after:]]
             stored = self._cmds.get(match_id, {}).get(command_id) if command_id else None
@@ -76,6 +86,9 @@ class InMemoryEventStore:
 
     def read_range(self, match_id: str, start: int, end: int | None = None) -> list:
         """The envelopes with start <= version <= end (end None = to the head)."""
+        decoded = self._archived(match_id)
+        if decoded is not None:
+            return decoded.envelopes(max(start, 1) - 1, end)
         with self._lock:
             stream = self._streams.get(match_id, [])
             return [loads(e) for e in stream[max(start, 1) - 1:end]]
@@ -86,7 +99,8 @@ class InMemoryEventStore:
 
     def secret(self, match_id: str) -> str | None:
         """The match's secret seed (hex)."""
-        return self._secrets.get(match_id)
+        decoded = self._archived(match_id)
+        return decoded.seed if decoded is not None else self._secrets.get(match_id)
 
     def meta(self, match_id: str) -> dict:
         """The match's meta: version, head, status and game (empty when it does not exist)."""
@@ -96,3 +110,55 @@ class InMemoryEventStore:
         """Partition p's change log: [(entry id, {"m": match id, "v": version, "n": events})], oldest first."""
         with self._lock:
             return [(entry_id, dict(fields)) for entry_id, fields in self._logs.get(p, [])]
+
+    # -- archives (EventStore's contract; service/store/archive.lua is the switch) ----------------------------
+    def _archived(self, match_id: str) -> Decoded | None:
+        """The decoded record of an archived match (whose stream is gone), or None."""
+        decoded = self.archives.get(match_id)
+        if decoded is not None or match_id in self._streams:
+            return decoded
+        record = self._archives.get(match_id)
+        return self.archives.put(decode(record)) if record is not None else None
+
+    def archived(self, match_id: str) -> bool:
+        """True when the match is archived."""
+        return bool(self._meta.get(match_id, {}).get("archived"))
+
+    def known_archived(self, match_id: str) -> bool:
+        """True when this store has seen the match archived."""
+        return self.archives.knows(match_id)
+
+    def read_matches(self, match_ids: list) -> dict:
+        """{match id: (envelopes, meta, secret)}; a match that does not exist has ([], {}, None)."""
+        return {m: (self.read_range(m, 1), self.meta(m), self.secret(m)) for m in match_ids}
+
+    def archive_source(self, match_id: str) -> tuple[list, dict, str | None]:
+        """The stored event texts, the meta and the secret of a match."""
+        with self._lock:
+            return list(self._streams.get(match_id, [])), self.meta(match_id), self._secrets.get(match_id)
+
+    def archive_write(self, match_id: str, record: bytes) -> None:
+        """Write a match's archive record (its stream stays until `archive_switch`)."""
+        self._archives[match_id] = bytes(record)
+
+    def archive_read_back(self, match_id: str) -> bytes | None:
+        """The archive record as stored."""
+        return self._archives.get(match_id)
+
+    def archive_switch(self, match_id: str, version: int, head: str, record: bytes) -> tuple[str, int]:
+        """As EventStore.archive_switch: drop the stream, command table and secret once the record is in place."""
+        with self._lock:
+            meta = self._meta.get(match_id, {})
+            if meta.get("archived"):
+                return "already", version
+            if meta.get("version") != str(version) or meta.get("head") != head:
+                self._archives.pop(match_id, None)
+                return "moved", int(meta.get("version") or 0)
+            if self._archives.get(match_id) != record or len(self._streams.get(match_id, [])) != version:
+                return "mismatch", version
+            self._streams.pop(match_id, None)
+            self._cmds.pop(match_id, None)
+            self._secrets.pop(match_id, None)
+            meta["archived"] = "1"
+            self.archives.note(match_id)
+            return "ok", version

@@ -188,3 +188,119 @@ def test_read_many_and_the_secret(store):
     assert {k: [e["version"] for e in v] for k, v in got.items()} == {"m1": [2], "m2": [1, 2, 3], "m3": []}
     assert store.read("m1", with_secret=True).secret == "s1" and store.read("m1").secret is None
     assert not store.read("m3").exists and store.version("m3") == 0
+
+
+# -- archived matches: the same reads from one compact record ------------------------------------------------------
+SEED = bytes(range(32))
+
+
+def finished_match(n: int = 12) -> list:
+    """The envelopes of a finished match on a salted (format 2) chain: created, draws, moves, finished, seed."""
+    from domain.engine.hashing import salt_for
+    from domain.engine.rng import derive_draw
+    out, prev, draw = [], GENESIS, 0
+    for v in range(1, n + 1):
+        env = {"version": v, "type": "moved", "scope": "game", "actor": ["u_a1", "u_b2"][v % 2],
+               "at": f"2026-01-01T00:{v // 60:02d}:{v % 60:02d}.{v:03d}Z", "data": {"n": v, "why": "ok ✓"},
+               "rng": None, "cmd": f"u_a1:c{v // 2}"}
+        if v == 1:
+            env.update(type="match_created", scope="platform", cmd=None, data={"chain": 2, "game": "g"})
+        elif v % 4 == 0:
+            env["rng"] = [[draw + i, 1, 6, 1 + derive_draw(SEED, "m1", draw + i) % 6] for i in range(2)]
+            draw += 2
+        elif v == n - 1:
+            env.update(type="match_finished", scope="platform", actor=None, data={"result": {"winners": ["u_a1"]}})
+        elif v == n:
+            env.update(type="seed_revealed", scope="platform", actor=None, data={"seed": SEED.hex()})
+        env["prev"] = prev
+        env["hash"] = event_hash(prev, env, salt_for(2, SEED, v))
+        prev = env["hash"]
+        out.append(env)
+    return out
+
+
+def store_finished(store, match_id: str = "m1", n: int = 12) -> list:
+    envs = finished_match(n)
+    assert store.append(match_id, "g", 0, envs[:5], GENESIS, envs[4]["hash"], "active", "c1", {"version": 5},
+                        SEED.hex()).status == "ok"
+    assert store.append(match_id, "g", 5, envs[5:], envs[4]["hash"], envs[-1]["hash"], "finished").status == "ok"
+    return envs
+
+
+def every_read(store, match_id: str = "m1") -> dict:
+    """Everything the store answers about a match."""
+    meta = store.meta(match_id)
+    meta.pop("archived", None)
+    n = store.version(match_id)
+    matches = {m: (envs, {k: v for k, v in found.items() if k != "archived"}, secret)
+               for m, (envs, found, secret) in store.read_matches([match_id, "nothing"]).items()}
+    return {"reads": [store.read(match_id, after).envelopes for after in range(n + 1)],
+            "with_secret": store.read(match_id, 3, with_secret=True).secret,
+            "ranges": [store.read_range(match_id, s, e) for s in range(1, n + 1) for e in (s, n, None)],
+            "many": store.read_many({match_id: 4, "nothing": 0}), "secret": store.secret(match_id),
+            "version": n, "meta": meta, "matches": matches}
+
+
+def test_an_archived_match_reads_the_same(store):
+    """After archiving, every read answers what it answered before, byte for byte (the record rebuilds every
+    stored text, hashes recomputed from the seed); the command table is gone and nothing can be appended."""
+    from service.app.archive import archive_match
+    envs = store_finished(store)
+    before = every_read(store)
+    outcome = archive_match(store, "m1", 0)
+    assert outcome["status"] == "archived" and outcome["events"] == len(envs)
+    assert store.archived("m1") and store.meta("m1")["archived"] == "1"
+    assert every_read(store) == before
+    assert store.read("m1", 0).envelopes == envs and verify_chain(store.read_range("m1", 1), SEED) is None
+    assert store.read("m1", command_id="c1").answer is None  # stored answers are not archived
+    later = envelopes(len(envs) + 1, 1, envs[-1]["hash"])
+    res = append(store, "m1", len(envs), later, envs[-1]["hash"])
+    assert (res.status, res.version) == ("archived", len(envs)) and store.version("m1") == len(envs)
+    assert archive_match(store, "m1", 0)["status"] == "already" and every_read(store) == before
+
+
+def test_archiving_keeps_only_the_record_and_the_meta(on_redis):
+    """On Redis the stream, command table, secret and snapshots are deleted; the record shares the slot."""
+    from service.app.archive import archive_match
+    store_finished(on_redis)
+    keys = on_redis.keys
+    on_redis.r.hset(keys.snapshot("m1"), "8", "{}")
+    assert archive_match(on_redis, "m1", 0)["status"] == "archived"
+    assert not on_redis.r.exists(keys.stream("m1"), keys.cmds("m1"), keys.secret("m1"), keys.snapshot("m1"))
+    assert on_redis.r.exists(keys.meta("m1"), keys.archive("m1")) == 2
+    assert key_slot(keys.archive("m1").encode()) == key_slot(keys.stream("m1").encode())
+
+
+def test_a_process_that_cached_an_older_version_reads_the_rest_from_the_record(on_redis):
+    """A process holding the match at version 5 (before it finished and was archived by another) gets the events
+    after 5 from the record: the XRANGE from the cached version proves the stream gone."""
+    from service.app.archive import archive_match
+    envs = store_finished(on_redis)
+    other = EventStore(on_redis.r, partitions=16)
+    assert archive_match(other, "m1", 0)["status"] == "archived"
+    assert on_redis.read("m1", after=5).envelopes == envs[5:]
+    assert on_redis.read_many({"m1": 5})["m1"] == envs[5:]
+    assert on_redis.read("m1", after=len(envs)).envelopes == [] and on_redis.known_archived("m1")
+
+
+def test_the_switch_keeps_a_match_that_moved_on(store):
+    """A record made before an event was appended (a chat message) is dropped at the switch; the stream stays."""
+    from service.store.archive_codec import encode
+    envs = store_finished(store)
+    texts, meta, secret = store.archive_source("m1")
+    record = encode("m1", texts, meta["head"], secret)
+    store.archive_write("m1", record)
+    chat = finished_match(len(envs) + 1)[-1]
+    chat.update(type="chat_posted", scope="platform", data={"text": "gg"}, prev=envs[-1]["hash"])
+    chat["hash"] = event_hash(chat["prev"], chat, "")
+    assert store.append("m1", "g", len(envs), [chat], envs[-1]["hash"], chat["hash"], "finished").status == "ok"
+    assert store.archive_switch("m1", len(envs), envs[-1]["hash"], record) == ("moved", len(envs) + 1)
+    assert store.archive_read_back("m1") is None and not store.archived("m1")
+    assert store.read("m1").envelopes[-1] == chat
+
+
+def test_the_archive_script_names_every_key_it_touches():
+    """The switch script reaches Redis only through KEYS and deletes only what it is given."""
+    from service.store.events import ARCHIVE_LUA
+    calls = [line for line in ARCHIVE_LUA.splitlines() if "redis.call(" in line]
+    assert calls and all("KEYS[" in line for line in calls)

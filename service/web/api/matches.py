@@ -75,8 +75,12 @@ def list_matches():
 @bp.get("/api/matches/<match_id>")
 @documented("a match's summary")
 def get_match(match_id):
-    """A match's summary."""
-    return wiring().matches.read(match_id, summary)
+    """A match's summary, and whether it is archived (finished a while ago, its history compacted: it reads the
+    same, and takes no more chat)."""
+    w = wiring()
+    answer = w.matches.read(match_id, summary)
+    answer["archived"] = w.store.archived(match_id)
+    return answer
 
 
 @bp.post("/api/matches/<match_id>/join")
