@@ -161,10 +161,28 @@ def formatter(kind: str = "text") -> logging.Formatter:
     return json_formatter() if kind == "json" else TextFormatter()
 
 
+class CurrentStream:
+    """sys.stderr or sys.stdout as it is when a line is written, not as it was when the handler was made (a
+    process that swaps them, as pytest's capture does, never has lines sent to a closed stream)."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def write(self, text: str) -> int:
+        return getattr(sys, self.name).write(text)
+
+    def flush(self) -> None:
+        getattr(sys, self.name).flush()
+
+
 def make_handler(kind: str = "text", stream=None, path: str = "", context: bool = True) -> logging.Handler:
-    """A handler writing `kind` lines to `stream` (standard error) or to the file at `path`, with the filters
-    every line passes: the request's or job's context, one line per event, secrets masked."""
-    handler = logging.FileHandler(path, encoding="utf-8") if path else logging.StreamHandler(stream or sys.stderr)
+    """A handler writing `kind` lines to `stream` (standard error; "stdout": standard output) or to the file at
+    `path`, with the filters every line passes: the request's or job's context, one line per event, secrets
+    masked."""
+    if path:
+        handler = logging.FileHandler(path, encoding="utf-8")
+    else:
+        handler = logging.StreamHandler(CurrentStream(stream or "stderr") if stream in (None, "stdout") else stream)
     handler.setFormatter(formatter(kind))
     if context:
         handler.addFilter(RequestContext())
@@ -212,7 +230,7 @@ def configure(settings, verbose: bool = False) -> None:
     access = getattr(settings, "access_log", "")
     if access:
         requests = logging.getLogger("turnstream.request")
-        requests.addHandler(make_handler(settings.log_format, sys.stdout if access == "-" else None,
+        requests.addHandler(make_handler(settings.log_format, "stdout" if access == "-" else None,
                                          "" if access == "-" else access))
         requests.setLevel(logging.INFO)
         requests.propagate = False  # one line per request, in the access log only
