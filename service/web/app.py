@@ -4,6 +4,7 @@ from __future__ import annotations
 import logging
 
 from flask import Flask, request
+from flask_babel import gettext
 from flask_limiter.errors import RateLimitExceeded
 from redis.exceptions import RedisError
 from werkzeug.exceptions import HTTPException
@@ -24,7 +25,7 @@ def _snake(name: str) -> str:
 def create_app(settings=None, wiring=None) -> Flask:
     """Build the web application (wiring defaults to the environment's settings)."""
     from service import logs
-    from service.web import account_pages, pages, ratelimit, rules_page
+    from service.web import account_pages, i18n, pages, ratelimit, rules_page
     from service import bootstrap as wiring_mod
     from service.web.api import concede, docs, games, health, history, mail as mail_api, matches, metrics, stream, users
 
@@ -36,6 +37,7 @@ def create_app(settings=None, wiring=None) -> Flask:
     if w.settings.log_format == "json":  # gunicorn workers: JSON lines from the first request on
         logs.configure(w.settings)
     logs.install(app)
+    i18n.install(app)  # before the blueprints: their templates use gettext
     for bp in (health.bp, metrics.bp, users.bp, games.bp, docs.bp, matches.bp, history.bp, stream.bp, pages.bp,
                account_pages.bp, mail_api.bp, concede.bp, rules_page.bp):
         app.register_blueprint(bp)
@@ -86,7 +88,7 @@ def create_app(settings=None, wiring=None) -> Flask:
     def redis_error(exc: RedisError):
         log.warning("Redis unavailable: %s", exc)
         if pages.wants_page():
-            return pages.error_page(503, "The event store is unreachable; try again in a moment.")
+            return pages.error_page(503, gettext("The event store is unreachable; try again in a moment."))
         return {"error": {"code": "redis_unavailable",
                           "message": "the event store is unreachable; retry shortly"}}, 503
 
@@ -94,7 +96,7 @@ def create_app(settings=None, wiring=None) -> Flask:
     def internal_error(exc: Exception):
         log.exception("unhandled error")
         if pages.wants_page():
-            return pages.error_page(500, "The error has been logged. Try again, or go back to the lobby.")
+            return pages.error_page(500, gettext("The error has been logged. Try again, or go back to the lobby."))
         return {"error": {"code": "internal_error", "message": "internal error; it has been logged"}}, 500
 
     return app

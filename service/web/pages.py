@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, current_app, g, jsonify, make_response, redirect, render_template, request
+from flask_babel import lazy_gettext as _l
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
@@ -104,9 +105,9 @@ def _set_session_cookie(response, session_id: str):
 
 
 API_PREFIXES = ("/api/", "/healthz", "/livez", "/readyz", "/metrics")
-ERROR_TITLES = {404: "This page does not exist", 409: "Not yet", 429: "Too many requests: slow down",
-                500: "Something went wrong on our side",
-                503: "The service is busy or restarting"}
+ERROR_TITLES = {404: _l("This page does not exist"), 409: _l("Not yet"), 429: _l("Too many requests: slow down"),
+                500: _l("Something went wrong on our side"),
+                503: _l("The service is busy or restarting")}
 
 
 def wants_page() -> bool:
@@ -123,7 +124,7 @@ def error_page(status: int, message: str):
     except Exception:  # the error page must render even when Redis is what failed
         user = None
     html = render_template("error.html", status=status, message=message, user=user,
-                           heading=ERROR_TITLES.get(status, "Something is not right"))
+                           heading=str(ERROR_TITLES.get(status, _l("Something is not right"))))
     response = make_response(html, status)
     for name, value in SECURITY_HEADERS.items():
         response.headers.setdefault(name, value)

@@ -7,9 +7,8 @@ import json
 from functools import cache
 from pathlib import Path
 
-from flask import Blueprint, g, render_template, request
+from flask import Blueprint, g, render_template
 
-from service.app.mail.contacts import LANGUAGES, language
 from service.web.http import wiring
 from service.web.pages import SECURITY_HEADERS, error_page, page_user
 
@@ -36,9 +35,9 @@ def rule_ids(text: dict) -> list:
 
 
 def page_language() -> str:
-    """The language of this page (the one chosen for the request, else the browser's Accept-Language)."""
-    chosen = g.get("lang")
-    return chosen if chosen in LANGUAGES else language(request.headers.get("Accept-Language"))
+    """The language of this page: the switch's cookie, else the browser's Accept-Language (service/web/i18n.py)."""
+    from service.web.i18n import choose_language
+    return choose_language()
 
 
 @bp.app_template_global()

@@ -11,19 +11,27 @@
   var tools = document.createElement("div");
   tools.className = "board-tools";
   tools.setAttribute("role", "group");
-  tools.setAttribute("aria-label", "Board zoom");
-  tools.innerHTML = '<button type="button" class="small" data-zoom-step="-1" aria-label="Zoom out">−</button>' +
+  tools.setAttribute("aria-label", t("Board zoom"));
+  tools.innerHTML = '<button type="button" class="small" data-zoom-step="-1"></button>' +
     '<span class="zoom-level" aria-live="polite"></span>' +
-    '<button type="button" class="small" data-zoom-step="1" aria-label="Zoom in">+</button>' +
-    '<button type="button" class="small" data-zoom-fit>Whole board</button>' +
-    '<span class="muted small">Drag or scroll to pan.</span>';
+    '<button type="button" class="small" data-zoom-step="1"></button>' +
+    '<button type="button" class="small" data-zoom-fit></button>' +
+    '<span class="muted small"></span>';
+  var zoomOut = tools.querySelector('[data-zoom-step="-1"]');
+  zoomOut.textContent = "−";
+  zoomOut.setAttribute("aria-label", t("Zoom out"));
+  var zoomIn = tools.querySelector('[data-zoom-step="1"]');
+  zoomIn.textContent = "+";
+  zoomIn.setAttribute("aria-label", t("Zoom in"));
+  tools.querySelector("[data-zoom-fit]").textContent = t("Whole board");
+  tools.querySelector(".muted.small").textContent = t("Drag or scroll to pan.");
   board.parentNode.insertBefore(tools, board);
   var levelEl = tools.querySelector(".zoom-level");
 
   function setZoom(level) {
     if (level === "fit") {
       board.dataset.zoom = "fit";
-      levelEl.textContent = "whole";
+      levelEl.textContent = t("whole");
     } else {
       level = Math.min(Math.max(level, LEVELS[0]), LEVELS[LEVELS.length - 1]);
       delete board.dataset.zoom;
@@ -104,7 +112,7 @@
     if (bar) {
       var title = place.querySelector("title");
       bar.querySelector("[data-filter-label]").textContent =
-        "Choices for " + (title ? title.textContent : "this place") + ":";
+        t("Choices for") + " " + (title ? title.textContent : t("this place")) + ":";
       bar.hidden = false;
     }
     if (first) { first.scrollIntoView({block: "nearest"}); first.focus({preventScroll: true}); }

@@ -1,9 +1,16 @@
 // Every page: times in the viewer's zone, copy buttons. Exposes window.turnstream for the page scripts.
+// The page scripts' words in the page's language: t(words in English); service/web/i18n.py fills #page-texts.
+(function () {
+  var texts = {};
+  try { texts = JSON.parse((document.getElementById("page-texts") || {}).textContent || "{}"); } catch (e) { texts = {}; }
+  window.t = function (text) { return Object.prototype.hasOwnProperty.call(texts, text) ? texts[text] : text; };
+})();
 (function () {
   "use strict";
-  var absolute = new Intl.DateTimeFormat(undefined, {dateStyle: "medium", timeStyle: "short"});
-  var clock = new Intl.DateTimeFormat(undefined, {hour: "2-digit", minute: "2-digit", second: "2-digit"});
-  var relative = window.Intl && Intl.RelativeTimeFormat ? new Intl.RelativeTimeFormat(undefined, {numeric: "auto"}) : null;
+  var pageLang = document.documentElement.lang || undefined;
+  var absolute = new Intl.DateTimeFormat(pageLang, {dateStyle: "medium", timeStyle: "short"});
+  var clock = new Intl.DateTimeFormat(pageLang, {hour: "2-digit", minute: "2-digit", second: "2-digit"});
+  var relative = window.Intl && Intl.RelativeTimeFormat ? new Intl.RelativeTimeFormat(pageLang, {numeric: "auto"}) : null;
   var UNITS = [["day", 86400], ["hour", 3600], ["minute", 60], ["second", 1]];
 
   function sameDay(a, b) { return a.toDateString() === b.toDateString(); }
@@ -45,7 +52,7 @@
     document.querySelectorAll("[data-countdown]").forEach(function (el) {
       var until = new Date(el.dataset.countdown);
       if (isNaN(until.getTime())) { return; }
-      el.textContent = until.getTime() <= Date.now() ? "now" : countdown(until);
+      el.textContent = until.getTime() <= Date.now() ? t("now") : countdown(until);
     });
   }
 
@@ -55,7 +62,7 @@
     var source = document.querySelector(btn.dataset.copy);
     var status = document.querySelector("[data-copy-status]");
     var text = source ? source.textContent.trim() : "";
-    function done(ok) { if (status) { status.textContent = ok ? "Copied." : "Select the text and copy it by hand."; } }
+    function done(ok) { if (status) { status.textContent = ok ? t("Copied.") : t("Select the text and copy it by hand."); } }
     if (navigator.clipboard && window.isSecureContext) {
       navigator.clipboard.writeText(text).then(function () { done(true); }, function () { done(false); });
     } else {
@@ -81,7 +88,7 @@
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (form && /\/decline$/.test(form.getAttribute("action") || "") &&
-        !window.confirm("Decline this invitation? The match is cancelled for every player.")) {
+        !window.confirm(t("Decline this invitation? The match is cancelled for every player."))) {
       event.preventDefault();
     }
   });

@@ -8,7 +8,7 @@
   var matchId = document.body.dataset.matchId || null;
   var handlers = {};
   var state = "connecting";
-  var LABELS = {connecting: "connecting…", live: "live", reconnecting: "reconnecting…", offline: "offline"};
+  var LABELS = {connecting: t("connecting…"), live: t("live"), reconnecting: t("reconnecting…"), offline: t("offline")};
 
   function emit(type, msg) { (handlers[type] || []).forEach(function (fn) { fn(msg); }); }
 
@@ -35,8 +35,8 @@
     el.textContent = LABELS[next] || next;
     el.className = "live " + (next === "live" ? "on" : "off") + " " + next;
     el.dataset.liveState = next;
-    el.title = next === "live" ? "live updates are on" : next === "offline" ? "this browser is offline"
-      : "the live connection is down; trying again";
+    el.title = next === "live" ? t("live updates are on") : next === "offline" ? t("this browser is offline")
+      : t("the live connection is down; trying again");
   }
 
   function receive(msg) {

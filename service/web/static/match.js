@@ -99,7 +99,7 @@
     fetch("/matches/" + encodeURIComponent(matchId) + "/live", {credentials: "same-origin"})
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (data) { if (data) { applyLive(data); } })
-      .catch(function () { say("Could not refresh the match; retrying…", "error"); })
+      .catch(function () { say(t("Could not refresh the match; retrying…"), "error"); })
       .then(function () {
         refreshing = false;
         if (refreshAgain) { refreshAgain = false; refresh(); }
@@ -114,8 +114,8 @@
   // The refusal in words; the rule id stays out of the sentence (it is kept in data-rule for support).
   function errorText(err) {
     messageEl.dataset.rule = (err && err.error && err.error.rule) || "";
-    if (!err || !err.error) { return "The request failed."; }
-    var text = err.error.message || err.error.code || "The request was refused.";
+    if (!err || !err.error) { return t("The request failed."); }
+    var text = err.error.message || err.error.code || t("The request was refused.");
     text = text.charAt(0).toUpperCase() + text.slice(1);
     return /[.!?]$/.test(text) ? text : text + ".";
   }
@@ -127,7 +127,7 @@
     if (!body.dataset.rulesUrl || rule.indexOf(prefix) !== 0) { return; }
     var link = document.createElement("a");
     link.href = body.dataset.rulesUrl + "#rule-" + rule.slice(prefix.length);
-    link.textContent = body.dataset.ruleLinkText || "The rule";
+    link.textContent = body.dataset.ruleLinkText || t("What does this rule say?");
     link.setAttribute("data-rule-link", rule);
     messageEl.appendChild(document.createTextNode(" "));
     messageEl.appendChild(link);
@@ -145,7 +145,7 @@
         say(done, "ok");
         refresh();
       });
-    }).catch(function () { say("The server could not be reached.", "error"); });
+    }).catch(function () { say(t("The server could not be reached."), "error"); });
   }
 
   function commandId() {
@@ -157,25 +157,25 @@
   document.addEventListener("click", function (ev) {
     var btn = ev.target.closest("[data-command]");
     if (btn && replaying) {
-      say("You are looking at an earlier move: go back to live to act.", "error");
+      say(t("You are looking at an earlier move: go back to live to act."), "error");
       return;
     }
     if (btn) {
       var cmd = JSON.parse(btn.dataset.command);
       btn.disabled = true;
-      act("command", {type: cmd.type, payload: cmd.payload || {}, command_id: commandId()}, (btn.getAttribute("aria-label") || btn.textContent).trim() + ": done.")
+      act("command", {type: cmd.type, payload: cmd.payload || {}, command_id: commandId()}, (btn.getAttribute("aria-label") || btn.textContent).trim() + t(": done."))
         .then(function () { btn.disabled = false; });
       return;
     }
     var vote = ev.target.closest("[data-vote]");
     if (vote) {
-      act("vote/" + encodeURIComponent(vote.dataset.vote), {accept: vote.dataset.accept === "true"}, "Vote recorded.");
+      act("vote/" + encodeURIComponent(vote.dataset.vote), {accept: vote.dataset.accept === "true"}, t("Vote recorded."));
       return;
     }
-    if (ev.target.id === "takeback") { act("takeback", {}, "Your last move was taken back."); }
-    if (ev.target.id === "concede" && window.confirm("Concede this match? You are ranked last, and it cannot be undone.")) {
+    if (ev.target.id === "takeback") { act("takeback", {}, t("Your last move was taken back.")); }
+    if (ev.target.id === "concede" && window.confirm(t("Concede this match? You are ranked last, and it cannot be undone."))) {
       ev.target.disabled = true;
-      act("concede", {}, "You conceded.");
+      act("concede", {}, t("You conceded."));
     }
     if (ev.target.id === "rematch") { rematch(ev.target); }
     if (ev.target.id === "replay-live" || ev.target.closest("[data-back-to-live]")) { showLive(); return; }
@@ -196,14 +196,14 @@
         if (!r.ok) { say(errorText(data), "error"); btn.disabled = false; return; }
         window.location.assign("/matches/" + encodeURIComponent(data.id));
       });
-    }).catch(function () { say("The server could not be reached.", "error"); btn.disabled = false; });
+    }).catch(function () { say(t("The server could not be reached."), "error"); btn.disabled = false; });
   }
 
   document.addEventListener("submit", function (ev) {
     var form = ev.target;
     if (form.id === "dispute-form") {
       ev.preventDefault();
-      act("dispute", {version: parseInt(form.version.value, 10), reason: form.reason.value}, "Dispute opened.");
+      act("dispute", {version: parseInt(form.version.value, 10), reason: form.reason.value}, t("Dispute opened."));
       if (form.closest("dialog")) { form.closest("dialog").close(); }
     } else if (form.id === "chat-form") {
       ev.preventDefault();
@@ -263,18 +263,18 @@
         if (wanted !== v) { return; }  // the viewer has since asked for another version, or for live
         setReplaying(true);
         badge.hidden = false;
-        badge.textContent = "replay v" + res.data.version;
+        badge.textContent = t("replay") + " v" + res.data.version;
         liveBtn.hidden = false;
         boardEl.innerHTML = res.data.html;
         boardEl.dataset.boardVersion = String(res.data.version);
       })
-      .catch(function () { say("The replay could not be loaded.", "error"); });
+      .catch(function () { say(t("The replay could not be loaded."), "error"); });
   }
 
   // -- live updates -----------------------------------------------------------------------------
   function connect() {  // the browser's one shared connection (live.js) also drives the indicator
     var live = window.TurnstreamLive;
-    if (!live) { indicator.textContent = "no live updates"; return; }
+    if (!live) { indicator.textContent = t("no live updates"); return; }
     live.on("view", function (msg) { if (msg.match === matchId) { applyLive(msg.data); } });
     live.on("view-failed", function (msg) { if (msg.match === matchId) { scheduleRefresh(); } });
     live.on("status", function (msg) { if (msg.state === "live") { scheduleRefresh(); } });

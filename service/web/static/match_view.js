@@ -43,7 +43,7 @@
       li.classList.add("is-new");
       var tag = document.createElement("span");
       tag.className = "new-tag";
-      tag.textContent = "new";
+      tag.textContent = t("new");
       li.insertBefore(tag, li.querySelector(".text"));
     });
   }
@@ -60,7 +60,7 @@
   function updateTitle() {
     var unseen = document.hidden ? othersEntries(seen).length : 0;
     var mine = !!document.querySelector("[data-your-turn]");
-    document.title = (unseen ? "(" + unseen + ") " : "") + (mine ? "Your move · " : "") + baseTitle;
+    document.title = (unseen ? "(" + unseen + ") " : "") + (mine ? t("Your move") + " · " : "") + baseTitle;
     if (mine && !wasMyMove) { notify(); }
     wasMyMove = mine;
   }
@@ -80,10 +80,10 @@
     if (!btn || !("Notification" in window)) { return; }
     var on = Notification.permission === "granted" && stored(notifyKey) === "on";
     btn.hidden = Notification.permission === "denied";
-    btn.textContent = on ? "Stop notifications" : "Notify me when it is my move";
+    btn.textContent = on ? t("Stop notifications") : t("Notify me when it is my move");
     btn.setAttribute("aria-pressed", on ? "true" : "false");
-    state.textContent = Notification.permission === "denied" ? "Notifications are blocked in this browser." :
-      (on ? "You will be notified while this tab is in the background." : "");
+    state.textContent = Notification.permission === "denied" ? t("Notifications are blocked in this browser.") :
+      (on ? t("You will be notified while this tab is in the background.") : "");
   }
 
   document.addEventListener("click", function (ev) {
