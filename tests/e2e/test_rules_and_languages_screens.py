@@ -1,0 +1,114 @@
+"""The rules page and a match page of every game, in Russian and English, on a 390 px phone and a 1280 px
+desktop: no sideways scroll on the phone, the page in the language asked for, the match page linking its
+rules and a refused move linking its rule; screenshots of each in test-artifacts/ (looked at by people)."""
+from __future__ import annotations
+
+import pytest
+
+from domain.games import GAME_PACKAGES
+from tests.e2e.processes import Api, service, start_invited
+from tests.e2e.test_browser_pages import ARTIFACTS, browser  # noqa: F401  (the module-scoped chromium fixture)
+
+pytestmark = pytest.mark.browser
+GAMES = list(GAME_PACKAGES)
+LOCALES = {"ru": "ru-RU", "en": "en-GB"}
+
+
+@pytest.fixture(scope="module")
+def site(redis_url, tmp_path_factory):
+    """A server with Ann and Bob and a running match of every game between them."""
+    import redis
+    redis.Redis.from_url(redis_url).flushdb()
+    with service(redis_url, tmp_path_factory.mktemp("rules-screens")) as base:
+        users = {}
+        for name in ("Ann", "Bob"):
+            status, user = Api(base).post("/api/users", {"name": name})
+            assert status == 201, user
+            users[name] = user
+        ann, bob = users["Ann"], users["Bob"]
+        matches = {}
+        for game in GAMES:
+            status, match = start_invited(Api(base, ann["token"]), {"game": game, "players": [ann["id"], bob["id"]]},
+                                          {bob["id"]: bob["token"]})
+            assert status == 201, match
+            matches[game] = match["id"]
+        yield {"base": base, "ann": ann, "matches": matches}
+
+
+def _signed_in(browser, site, width, lang):
+    """A browser context whose Accept-Language asks for `lang`, signed in as Ann."""
+    phone = width < 600
+    context = browser.new_context(viewport={"width": width, "height": 844 if phone else 900}, is_mobile=phone,
+                                  has_touch=phone, locale=LOCALES[lang])
+    context.set_default_timeout(15000)
+    page = context.new_page()
+    page.goto(site["base"] + "/")
+    page.fill("#signin-form input[name=token]", site["ann"]["token"])
+    page.click("#signin-form button[type=submit]")
+    page.wait_for_selector("#your-move")
+    return context, page
+
+
+def _no_sideways_scroll(page, width):
+    wide = page.evaluate("document.documentElement.scrollWidth")
+    assert wide <= width, f"{page.url} is {wide} px wide at {width} px"
+
+
+def _screens(browser, site, width, lang, games):
+    ARTIFACTS.mkdir(exist_ok=True)
+    context, page = _signed_in(browser, site, width, lang)
+    try:
+        for game in games:
+            page.goto(f"{site['base']}/games/{game}/rules")
+            assert page.get_attribute("html", "lang") == lang
+            assert page.locator("[data-learn]").count() == 1
+            if width < 600:
+                _no_sideways_scroll(page, width)
+            page.screenshot(path=str(ARTIFACTS / f"rules-{game}-{lang}-{width}.png"), full_page=True)
+            page.goto(f"{site['base']}/matches/{site['matches'][game]}")
+            page.wait_for_selector("#live-indicator.on")
+            assert page.get_attribute("html", "lang") == lang
+            assert page.get_attribute("[data-rules-link]", "href") == f"/games/{game}/rules"
+            if width < 600:
+                _no_sideways_scroll(page, width)
+            page.screenshot(path=str(ARTIFACTS / f"match-{game}-{lang}-{width}.png"), full_page=True)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_rules_and_match_pages_in_russian_on_a_phone(browser, site, game):
+    _screens(browser, site, 390, "ru", [game])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("width, lang", [(390, "en"), (1280, "ru"), (1280, "en")])
+def test_every_game_in_both_languages_at_both_widths(browser, site, width, lang):
+    _screens(browser, site, width, lang, GAMES)
+
+
+def test_a_refused_move_links_its_rule_and_the_switch_changes_the_language(browser, site):
+    context, page = _signed_in(browser, site, 390, "ru")
+    try:
+        page.goto(f"{site['base']}/matches/{site['matches']['uchronia']}")
+        page.wait_for_selector("#live-indicator.on")
+        page.evaluate("""() => {  // a move the game refuses, sent the way the page sends its buttons
+            const b = document.createElement("button");
+            b.id = "forged"; b.dataset.command = JSON.stringify({type: "issue_order",
+                payload: {order: "trade", colors: ["blue", "red"]}});
+            document.body.appendChild(b); }""")
+        page.click("#forged")
+        link = page.wait_for_selector("#message a[data-rule-link]")
+        assert link.get_attribute("href").startswith("/games/uchronia/rules#rule-")
+        assert link.text_content() == "Что гласит это правило?"
+        link.click()
+        page.wait_for_url("**/games/uchronia/rules#rule-*")
+        rule = page.url.split("#", 1)[1]
+        assert page.locator(f"[id='{rule}']").is_visible()
+        page.click("[data-lang-switch] button[value=en]")
+        page.wait_for_url("**/games/uchronia/rules")
+        assert page.get_attribute("html", "lang") == "en"
+        page.goto(site["base"] + "/")
+        assert page.get_attribute("html", "lang") == "en", "the choice is remembered over Accept-Language"
+    finally:
+        context.close()
