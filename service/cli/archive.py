@@ -57,7 +57,11 @@ def cmd_archive(args) -> int:
     """`turnstream archive`."""
     from service.bootstrap import build
     w = build()
-    hours = args.older_than if args.older_than is not None else max(w.settings.archive_after_hours, 0.0)
+    setting = w.settings.archive_after_hours  # < 0 (off) stops the worker only: the command keeps the default
+    hours = args.older_than if args.older_than is not None else (setting if setting >= 0 else 24.0)
+    if hours < 0:
+        print("turnstream archive: --older-than wants a number of hours, 0 or more", file=sys.stderr)
+        return 2
     return run_archive(w, hours, args.match or None, args.json)
 
 

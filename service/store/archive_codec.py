@@ -228,11 +228,14 @@ def _rebuild(env: dict, keys: list, chain: int, seed: bytes | None, version: int
 class Decoded:
     """A decoded record: the stored texts of versions 1..length, the head, the secret seed (hex)."""
 
-    __slots__ = ("match_id", "texts", "head", "seed", "size")
+    __slots__ = ("match_id", "texts", "head", "seed", "size", "_parse")
 
-    def __init__(self, match_id: str, texts: list, head: str, seed: str | None):
+    def __init__(self, match_id: str, texts: list, head: str, seed: str | None, rebuilt_only: bool = False):
         self.match_id, self.texts, self.head, self.seed = match_id, texts, head, seed
         self.size = sum(len(t) for t in texts) + 64 * len(texts) + 200  # about what it holds in memory
+        # texts the decoder wrote itself (orjson) parse with orjson alone unless a long digit run may hide an
+        # integer beyond 64 bits (json_codec.loads decides that per call; here once per record)
+        self._parse = _orjson_first if rebuilt_only and not any(map(_may_hide_big_integer, texts)) else loads
 
     @property
     def version(self) -> int:
@@ -240,8 +243,26 @@ class Decoded:
         return len(self.texts)
 
     def envelopes(self, after: int = 0, end: int | None = None) -> list:
-        """Fresh envelopes (dicts) of versions after+1..end (end None: to the head)."""
-        return [loads(t) for t in self.texts[max(after, 0):end]]
+        """Fresh envelopes (dicts) of versions after+1..end (end None: to the head), as json_codec.loads reads
+        the stored texts."""
+        parse = self._parse
+        return [parse(t) for t in self.texts[max(after, 0):end]]
+
+
+_DIGITS_AS_ZERO = str.maketrans("123456789", "000000000")
+
+
+def _orjson_first(text: str):
+    """orjson's reading of a text, the json module's for what orjson refuses (as json_codec.loads)."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return loads(text)
+
+
+def _may_hide_big_integer(text: str) -> bool:
+    """True when a text has a run of 19 digits (json_codec.loads then parses it with the json module)."""
+    return "0" * 19 in text.translate(_DIGITS_AS_ZERO)
 
 
 def decode(record: bytes) -> Decoded:
@@ -268,37 +289,51 @@ def _decoded(doc: dict) -> Decoded:
     match_id, seed_hex, raw = doc["match"], doc["seed"], doc["raw"]
     seed = bytes.fromhex(seed_hex) if seed_hex else None
     orders, types, scopes, actors = doc["orders"], doc["types"], doc["scopes"], doc["actors"]
+    sealed = [order == SEALED_ORDER for order in orders]
     o, t, s, a, at, d, r, c = (doc[k] for k in COLUMNS)
     texts: list = []
+    append, dumps, sorted_keys, digest = texts.append, orjson.dumps, orjson.OPT_SORT_KEYS, hmac.digest
     prev, chain, ms, stamp_ms, stamp, cmd, next_draw = GENESIS, 1, 0, None, "", None, 0
     for i in range(doc["length"]):
         version = i + 1
-        text = raw.get(str(i))
+        text = raw.get(str(i)) if raw else None
         if text is not None:  # verbatim
             env = loads(text)
+            if version == 1:
+                chain = _chain_of(env)
             ms = _ms_or(env.get("at"), ms)
             cmd = env.get("cmd")
             next_draw = _after_draws(env.get("rng"), next_draw)
             prev = env.get("hash")
-        else:
-            ms += at[i]
-            if ms != stamp_ms:
-                stamp_ms, stamp = ms, _at(ms)
-            pairs = r[i]
-            rng = None
-            if pairs is not None:
-                rng = [[n, pairs[k], pairs[k + 1], _draw(seed, match_id, n, pairs[k], pairs[k + 1])]
-                       for n, k in zip(range(next_draw, next_draw + len(pairs) // 2), range(0, len(pairs), 2))]
-                next_draw += len(pairs) // 2
-            cmd = None if c[i] == NONE else cmd if c[i] == SAME else c[i]
-            env = {"version": version, "type": types[t[i]], "scope": scopes[s[i]], "actor": actors[a[i]],
-                   "at": stamp, "data": d[i], "rng": rng, "cmd": cmd}
-            if version == 1:
-                chain = _chain_of(env)
-            text, prev = _rebuild(env, orders[o[i]], chain, seed, version, prev)
-        if version == 1 and text is raw.get("0"):
+            append(text)
+            continue
+        ms += at[i]
+        if ms != stamp_ms:
+            stamp_ms, stamp = ms, _at(ms)
+        pairs = r[i]
+        rng = None
+        if pairs is not None:
+            rng = [[n, pairs[k], pairs[k + 1], _draw(seed, match_id, n, pairs[k], pairs[k + 1])]
+                   for n, k in zip(range(next_draw, next_draw + len(pairs) // 2), range(0, len(pairs), 2))]
+            next_draw += len(pairs) // 2
+        cc = c[i]
+        cmd = None if cc == NONE else cmd if cc == SAME else cc
+        env = {"version": version, "type": types[t[i]], "scope": scopes[s[i]], "actor": actors[a[i]],
+               "at": stamp, "data": d[i], "rng": rng, "cmd": cmd}
+        if version == 1:
             chain = _chain_of(env)
-        texts.append(text)
+        if sealed[o[i]] and chain == SALTED_FORMAT and seed is not None:  # the common case, inlined (_rebuild)
+            try:
+                body = dumps(env, option=sorted_keys).decode()
+            except TypeError:
+                body = canonical_json(env)
+            salt = digest(seed, b"chain/%d" % version, "sha256").hex()
+            h = sha256((prev + salt + body).encode()).hexdigest()
+            append(f'{{"prev":"{prev}","hash":"{h}",{body[1:]}')
+            prev = h
+        else:
+            text, prev = _rebuild(env, orders[o[i]], chain, seed, version, prev)
+            append(text)
     if prev != doc["head"]:
         raise ArchiveError("the record's recomputed chain does not end at its head")
-    return Decoded(match_id, texts, doc["head"], seed_hex)
+    return Decoded(match_id, texts, doc["head"], seed_hex, rebuilt_only=not raw)

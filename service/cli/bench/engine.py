@@ -64,6 +64,11 @@ def add_commands(sub) -> None:
                         "while commands are submitted: streams held, delivery p50/p99, command p99, memory per stream")
     p.add_argument("--stream-matches", type=int, default=10,
                    help="with --streams: the matches the streams watch (default 10)")
+    p.add_argument("--archive", action="store_true",
+                   help="instead: Redis bytes of finished matches (every game) live and archived, bytes per event, "
+                        "matches per GiB, and cold page and replay times of archived matches")
+    p.add_argument("--archive-matches", type=int, default=0,
+                   help="with --archive: finished matches played per game (default 6, quick 3)")
     p.set_defaults(func=cmd_bench)
 
 
@@ -590,6 +595,9 @@ def cmd_bench(args) -> int:
     if args.streams:
         from service.cli.bench import streams
         measure, describe = streams.run_streams, streams.report
+    if args.archive:
+        from service.cli.bench import archive
+        measure, describe = archive.run_archive_bench, archive.report_archive
     try:
         with bench_redis(args.appendfsync, args.redis, args.redis_allow_nonempty) as (url, note):
             figures = measure(args, url, note)
