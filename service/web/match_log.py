@@ -19,6 +19,14 @@ def sentence(game, env: dict, name) -> str:
     return text if text[-1] in ".!?" else text + "."
 
 
+def latest(match, count: int) -> list:
+    """The match's last `count` envelopes, also those before the replay snapshot it was loaded from."""
+    try:
+        return match.envelopes_since(max(1, match.version - count + 1))
+    except LookupError:  # loaded from a snapshot without a history reader: what the process holds
+        return match.envelopes[-count:]
+
+
 def revert_causes(envelopes: list) -> dict:
     """{reverted game event version: "takeback" | "dispute"} from the `moves_reverted` events."""
     causes = {}
@@ -43,7 +51,7 @@ def log_entries(match, viewer, names: dict) -> list:
     event of the same command already told the end (so the finish is logged once)."""
     def name(pid):
         return names.get(pid, pid) if pid else "someone"
-    envelopes = match.envelopes[-LOG_LIMIT:]
+    envelopes = latest(match, LOG_LIMIT)
     effective = set(match.effective)
     causes = revert_causes(envelopes)
     disputing = may_dispute(match, viewer)
@@ -71,7 +79,7 @@ def log_entries(match, viewer, names: dict) -> list:
 def chat_messages(match, names: dict) -> list:
     """The latest chat messages, oldest first: {version, by, name, at, text} (escaped where rendered)."""
     out = []
-    for env in match.envelopes[-LOG_LIMIT * 4:]:
+    for env in latest(match, LOG_LIMIT * 4):
         if env["type"] == pe.CHAT_POSTED:
             by = env.get("actor")
             out.append({"version": env["version"], "by": by, "name": names.get(by, by or "someone"),

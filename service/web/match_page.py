@@ -7,7 +7,7 @@ from markupsafe import Markup
 from service.web.actions import action_groups, actions
 from service.web.boards import render_board
 from service.web.deadline_view import hours_text, turn_deadlines
-from service.web.match_log import LOG_LIMIT, chat_messages, log_entries
+from service.web.match_log import LOG_LIMIT, chat_messages, latest, log_entries
 from service.app.matches import legal_for
 from service.app.standings import standings
 
@@ -18,7 +18,7 @@ LIVE_PARTS = ("status", "players", "actions", "log", "disputes", "chat", "result
 def live_sections(w, match, viewer, csrf: str = "") -> dict:
     """Everything of the match page that changes with a new event, rendered as HTML snippets (`csrf`: the
     signed-in browser's token for the forms in them)."""
-    actors = [env.get("actor") for env in match.envelopes[-LOG_LIMIT:] if env.get("actor")]
+    actors = [env.get("actor") for env in latest(match, LOG_LIMIT) if env.get("actor")]
     names = w.users.names(list(match.players) + actors + [match.created_by or ""])
     names.pop("", None)
     view = match.view(viewer)

@@ -185,3 +185,16 @@ def test_events_of_a_match_cold_loaded_from_a_snapshot_start_at_version_one(smal
                                                         headers=ha).get_json()["events"]
     assert [e["version"] for e in events] == list(range(1, w.store.version(mid) + 1))
     assert events == client.get(f"/api/matches/{mid}/events?after=0", headers=ha).get_json()["events"]
+
+
+def test_the_match_page_of_a_match_cold_loaded_from_a_snapshot_logs_every_move(small_k, make_user):
+    """The page's move log and chat of a process that loaded the match from a snapshot go back to version 1,
+    as on the process that played it (they showed only the events after the snapshot)."""
+    import re
+    w, client, mid, ha, fresh = noted_race_with_snapshots(small_k, make_user, 2 * K)
+    assert fresh.matches.load(mid).base > 0
+    logged = [re.findall(r'data-event-version="(\d+)"', c.get(f"/matches/{mid}").get_data(as_text=True))
+              for c in (client, create_app(wiring=fresh).test_client())]
+    assert logged[1] == logged[0] and "1" in logged[1]
+    fresh.live.stop()
+    fresh.users.cache.close()
