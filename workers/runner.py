@@ -195,7 +195,14 @@ def run_worker(settings, burst: bool = False, name: str | None = None, queues=MA
                     health.round(redis_ok=True)
                 worker = worker_class(rq_queues, connection=conn, name=name)
                 worker.work(with_scheduler=True, logging_level="WARNING")
-                return  # asked to stop (SIGTERM/SIGINT)
+                if worker._stop_requested or stop.is_set():  # RQ's flag: a SIGTERM/SIGINT asked it to stop
+                    return
+                # RQ's loop quits by itself on an error it does not retry (a lost Redis in its maintenance or
+                # heartbeat): serve again once Redis answers, as when the error reaches us
+                log.warning("worker %s: RQ's loop ended on an error; serving again once Redis answers", name)
+                if not wait_for_redis(conn, stop):
+                    return
+                resume_interrupted(worker, rq_queues)
             except RedisError as exc:
                 if is_cluster_reply(exc):  # not an outage: RQ on a cluster node can never work
                     raise Misconfigured(RQ_NEEDS_PLAIN_REDIS) from None
