@@ -195,8 +195,8 @@ def run_worker(settings, burst: bool = False, name: str | None = None, queues=MA
                     health.round(redis_ok=True)
                 worker = worker_class(rq_queues, connection=conn, name=name)
                 worker.work(with_scheduler=True, logging_level="WARNING")
-                if worker._stop_requested or stop.is_set():  # RQ's flag: a SIGTERM/SIGINT asked it to stop
-                    return
+                if worker._shutdown_requested_date is not None or worker._stop_requested or stop.is_set():
+                    return  # a SIGTERM/SIGINT asked RQ to stop (RQ notes when)
                 # RQ's loop quits by itself on an error it does not retry (a lost Redis in its maintenance or
                 # heartbeat): serve again once Redis answers, as when the error reaches us
                 log.warning("worker %s: RQ's loop ended on an error; serving again once Redis answers", name)

@@ -39,24 +39,3 @@ def test_a_worker_waits_out_a_redis_outage_and_serves_again(tmp_path):
         stop(worker)
         server.stop()
 
-
-def test_the_worker_serves_again_when_rqs_loop_quits_on_an_error(wiring, monkeypatch):
-    """RQ's own loop quits, without raising, on an error it does not retry (a lost Redis in its maintenance or
-    heartbeat): the worker waits for Redis and serves again; it stops only when a signal asked RQ to stop."""
-    import rq
-
-    from workers import runner
-    loops = []
-
-    class QuitsOnceThenStops:
-        def __init__(self, queues, connection, name):
-            self._stop_requested, self.name = False, name
-
-        def work(self, **options):
-            loops.append(options)
-            self._stop_requested = len(loops) == 2  # the first loop ends on an error, the second on a signal
-
-    monkeypatch.setattr(rq, "SimpleWorker", QuitsOnceThenStops)
-    monkeypatch.setattr(runner, "resume_interrupted", lambda worker, queues: [])
-    runner.run_worker(wiring.settings, queues=("default",))
-    assert len(loops) == 2
