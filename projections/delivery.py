@@ -16,14 +16,15 @@ log = logging.getLogger("turnstream.projections")
 BATCH = 500  # log entries read and projected at a time
 
 
-def project_entries(w, p: int, entries: list, followups=None) -> int:
+def project_entries(w, p: int, entries: list, followups=None, keys=None, ratings=None) -> int:
     """Apply a batch of partition p's log entries (the next after its checkpoint) to every read model and move
     the checkpoint past them; hand the changed rows to `followups(changes, matches, webhooks)`; return the
-    rows written."""
+    rows written. `keys` and `ratings`: other read models than the live ones (a rebuild's shadow)."""
     match_ids = list(dict.fromkeys(fields["m"] for _id, fields in entries))
     matches = load_foldable(w, p, match_ids)
-    w.ratings.record_finished(matches)  # before the checkpoint moves: a crash here records them next time
-    writer = ProjectionWriter(w.redis, w.store.keys)
+    # before the checkpoint moves: a crash here records them next time
+    (ratings or w.ratings).record_finished(matches)
+    writer = ProjectionWriter(w.redis, keys or w.store.keys)
     players = sorted({player for m in matches for player in m.players})
     reads = w.redis.pipeline(transaction=False)  # the stored rows and the players' webhooks: one round trip
     writer.queue_previous_reads(reads, matches)

@@ -17,6 +17,7 @@ import json
 
 from domain.engine.bot_seats import played_by_people
 from domain.engine.timestamps import epoch
+from projections.shadow import shadow
 
 TAG = "{rt}"  # one hash slot for every rating key (a game's fold is one MULTI, also on a cluster)
 UNRATED_NO_PERSON = "no person played: bots and stand-ins only"
@@ -89,14 +90,15 @@ class Ratings:
 
     LAYOUT = "3"  # the keys above; a game folded by an earlier layout (no states) is folded again from zero
 
-    def __init__(self, redis_client):
+    def __init__(self, redis_client, shadowed: bool = False):
         self.r = redis_client
+        self.shadowed = shadowed  # a rebuild's ratings, built beside the live ones (projections/shadow.py)
 
-    @staticmethod
-    def key(kind: str, game: str = "") -> str:
+    def key(self, kind: str, game: str = "") -> str:
         """A rating key: finished (zset by finish time), records, table, changes, states, played:<user>,
         rank (zset in leaderboard order), layout and folded (last folded)."""
-        return f"ts:{TAG}:{kind}:{game}" if game else f"ts:{TAG}:{kind}"
+        live = f"ts:{TAG}:{kind}:{game}" if game else f"ts:{TAG}:{kind}"
+        return shadow(live) if self.shadowed else live
 
     def record_finished(self, matches: list) -> int:
         """Record every finished match not yet folded and fold it into its game's ratings; return how many."""
@@ -254,7 +256,3 @@ class Ratings:
             return {}
         raws = self.r.hmget(self.key("changes", game), match_ids)
         return {m: json.loads(raw) for m, raw in zip(match_ids, raws) if raw}
-
-    def drop_all(self) -> int:
-        """Delete every rating key (before a rebuild); return how many."""
-        return sum(self.r.delete(k) for k in self.r.scan_iter(match=f"ts:{TAG}:*", count=500))

@@ -121,7 +121,7 @@ def web_answers(url: str) -> bool:
 
 
 def cmd_rebuild(args) -> int:
-    """Rebuild every projection from zero with the followers paused: drop the read models, replay every log."""
+    """Rebuild every read model from zero beside the live ones, with the followers paused, then switch them in."""
     from projections.rebuild import RebuildRefused, rebuild_projections
     from service.bootstrap import build
     from service.store.connections import check_topology

@@ -116,6 +116,11 @@ def test_matches_play_through_a_three_node_cluster(cluster_wiring, cluster):
     assert {m["id"] for m in inbox} == set(ids)
     state = client.get(f"/api/matches/{ids[0]}/state", headers=ann).get_json()
     assert state["version"] == w.store.version(ids[0]) and state["active_players"] == [users[0]["id"]]
+    from projections.rebuild import rebuild_projections
+    rows = client.get(f"/api/matches?player={users[0]['id']}").get_json()["matches"]
+    assert rebuild_projections(w, say=lambda line: None) == len(rows)  # beside, then switched slot by slot
+    assert client.get(f"/api/matches?player={users[0]['id']}").get_json()["matches"] == rows
+    assert {m["id"] for m in client.get("/api/users/me/inbox", headers=ann).get_json()["matches"]} == set(ids)
 
 
 def test_a_uchronia_match_plays_to_its_end_on_the_cluster(cluster_wiring):

@@ -56,7 +56,7 @@ def test_rebuild_restores_every_read_model(client, make_user, wiring, monkeypatc
     monkeypatch.setenv("REDIS_URL", wiring.settings.redis_url)
     assert main(["projections", "rebuild"]) == 0
     out = capsys.readouterr().out
-    assert "rebuilt: 1 match rows" in out and "partitions 64/64" in out
+    assert "rebuilt: 1 match rows" in out and "partitions rebuilt 64/64" in out
     assert [m["id"] for m in client.get("/api/users/me/inbox", headers=hb).get_json()["matches"]] == [mid]
     after = client.get(f"/api/matches?player={ann}").get_json()["matches"]
     assert [(m["id"], m["version"]) for m in after] == [(m["id"], m["version"]) for m in before]
@@ -93,3 +93,54 @@ def test_rebuild_takes_the_partitions_over_from_a_running_follower_and_gives_the
         rebuild_projections(wiring, say=lambda line: None, wait_seconds=0.5)
     assert wiring.redis.get(wiring.store.keys.summary(mid)) is not None, "nothing was dropped"
     stuck.release(3)
+
+
+def test_rebuild_builds_beside_the_live_read_models_and_switches(client, make_user, wiring):
+    """While a rebuild runs, the live rows, lists and inboxes stay readable and never empty; the switch replaces
+    them, removes a row whose match no longer exists and the keys a rebuild that died left, and leaves no
+    shadow key behind."""
+    import threading
+
+    from projections import rebuild
+    from projections.shadow import shadow
+    from tests.waiting import wait_for
+    mid, ann, ha, bob, hb = new_match(client, make_user)
+    drain_projections(wiring)
+    keys = wiring.store.keys
+    ghost = keys.summary("m_ghost")  # a row left by a match that is gone: the rebuild does not write it again
+    wiring.redis.set(ghost, json.dumps({"id": "m_ghost", "version": 1}))
+    leftover = shadow(keys.inbox("someone"))  # a rebuild killed before its switch left this
+    wiring.redis.zadd(leftover, {"m_x": 1})
+    seen, stop = [], threading.Event()
+
+    def watch():
+        while not stop.is_set():
+            seen.append((wiring.redis.get(keys.summary(mid)) is not None,
+                         wiring.redis.zscore(keys.player_index(ann), mid) is not None))
+
+    original = rebuild._switch
+
+    def slow_switch(w):
+        wait_for(lambda: len(seen) > 50, 10, "the watcher to read the live read models during the rebuild")
+        assert wiring.redis.get(keys.summary(mid)) is not None, "the live row stays while the shadow is built"
+        assert wiring.redis.get(shadow(keys.summary(mid))) is not None, "the shadow row is built beside it"
+        played = client.post(f"/api/matches/{mid}/commands", json={"type": "roll"}, headers=ha)
+        assert played.status_code == 201, "commands land while a rebuild runs"
+        return original(w)
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    try:
+        rebuild._switch = slow_switch
+        assert rebuild.rebuild_projections(wiring, say=lambda line: None) == 1
+    finally:
+        rebuild._switch = original
+        stop.set()
+        watcher.join(5)
+    assert seen and all(row and listed for row, listed in seen), "a reader found a read model missing"
+    assert wiring.redis.get(ghost) is None
+    assert json.loads(wiring.redis.get(keys.summary(mid)))["version"] == 4
+    drain_projections(wiring)  # the command that landed before the switch is projected after it
+    assert json.loads(wiring.redis.get(keys.summary(mid)))["version"] == 5
+    assert [m["id"] for m in client.get(f"/api/matches?player={ann}").get_json()["matches"]] == [mid]
+    assert not list(wiring.redis.scan_iter(match="*rebuild*")), "no shadow key is left after the switch"

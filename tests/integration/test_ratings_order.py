@@ -43,7 +43,7 @@ def season(n: int, seed: int = 3) -> list:
 
 def stored(r) -> dict:
     """Every per-game rating hash, as stored."""
-    return {kind: r.hgetall(Ratings.key(kind, GAME)) for kind in ("table", "changes", "states", "records")}
+    return {kind: r.hgetall(Ratings(None).key(kind, GAME)) for kind in ("table", "changes", "states", "records")}
 
 
 def test_any_recording_order_reaches_the_from_zero_fold(redis_client):
@@ -82,12 +82,12 @@ def test_an_in_order_match_reads_and_writes_only_its_players(redis_client):
     ratings = Ratings(redis_client)
     matches = season(30)
     ratings.record_finished(matches[:-1])
-    table_before = redis_client.hgetall(Ratings.key("table", GAME))
+    table_before = redis_client.hgetall(Ratings(None).key("table", GAME))
     redis_client.config_resetstat()
     ratings.record_finished(matches[-1:])
     calls = {name.removeprefix("cmdstat_"): row["calls"] for name, row in redis_client.info("commandstats").items()}
     assert not {"hgetall", "zrange", "zrangebyscore", "hkeys", "hvals"} & set(calls), calls
-    table_after = redis_client.hgetall(Ratings.key("table", GAME))
+    table_after = redis_client.hgetall(Ratings(None).key("table", GAME))
     changed = {u for u in table_after if table_after[u] != table_before.get(u)}
     assert changed == set(matches[-1].players)
 
@@ -97,7 +97,7 @@ def test_a_game_folded_before_the_states_were_kept_is_folded_again_from_zero(red
     matches = season(20)
     late = matches.pop(10)
     ratings.record_finished(matches)
-    redis_client.delete(Ratings.key("states", GAME), Ratings.key("layout", GAME))  # as an older layout left it
+    redis_client.delete(Ratings(None).key("states", GAME), Ratings(None).key("layout", GAME))  # as an older layout left it
     ratings.record_finished([late])
     after = stored(redis_client)
     assert len(after["states"]) == 20
@@ -114,5 +114,5 @@ def test_the_leaderboard_reads_a_page_in_the_order_of_the_whole_table(redis_clie
     pages = [ratings.leaderboard(GAME, offset, 5) for offset in (0, 5, 10)]
     assert [row for rows, _ in pages for row in rows] == everyone and all(t == 12 for _, t in pages)
     assert ratings.leaderboard(GAME, 20, 5) == ([], 12)
-    redis_client.delete(Ratings.key("rank", GAME))  # as a game folded before the rank index left it
+    redis_client.delete(Ratings(None).key("rank", GAME))  # as a game folded before the rank index left it
     assert ratings.leaderboard(GAME, 5, 5) == pages[1]
