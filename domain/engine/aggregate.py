@@ -139,8 +139,9 @@ class Match:
             return {}
         return self.game.view(self.game_state, ALL if self.finished else viewer)
 
-    def redact(self, env: dict, viewer: str | None) -> dict | None:
-        """The envelope as `viewer` may see it (public fields only: no hash-chain internals hidden).
+    def redact(self, env: dict, viewer: str | None, finished: bool | None = None) -> dict | None:
+        """The envelope as `viewer` may see it (public fields only: no hash-chain internals hidden); `finished`:
+        as the finished match shows it (everything), whatever version this one is folded to.
 
         The one place every read path redacts: game events through the game's `redact`, platform events
         through the platform's own (`_PLATFORM_REDACT`: the game's secret options in match_created)."""
@@ -148,7 +149,7 @@ class Match:
                "actor": env.get("actor"), "at": env.get("at"), "data": env["data"]}
         event = game_event(self.game, env) if env["scope"] == pe.GAME else {"type": env["type"], "data": env["data"]}
         out["data"] = event["data"]  # a game event in the current payload shape (upcast)
-        if self.finished:
+        if self.finished if finished is None else finished:
             out["rng"] = env.get("rng")
             return out
         if env["scope"] == pe.GAME:

@@ -72,6 +72,11 @@ class History:
 
     def replay(self, match_id: str, version: int | None, user_id: str | None) -> dict:
         """The match at `version` as the caller may see it (everything once the match has finished)."""
+        if version is not None and self.matches.cache.get(match_id) is None and self.store.archived(match_id):
+            answer = self._archived_replay(match_id, version, user_id)
+            if answer is not None:
+                return answer
+
         def at_head(m):
             viewer = m.viewer_for(user_id)
             answer = self._seen_at(m, m.finished, viewer) if version in (None, m.version) else None
@@ -85,6 +90,24 @@ class History:
             answer = self._seen_at(self.state_at(match_id, version), finished, viewer)
         v = answer["version"]
         answer["event"] = live.redact(self.store.read_range(match_id, v, v)[0], viewer) if v else None
+        answer["latest_version"] = head
+        return answer
+
+    def _archived_replay(self, match_id: str, version: int, user_id: str | None) -> dict | None:
+        """`replay` of an archived match this process has not folded: its events folded once, up to `version`
+        only (an archived match has finished and keeps no snapshots); None where the general path is needed (the
+        head itself, or rules upgraded after `version`: the head's rules redact)."""
+        envelopes = self.store.read_range(match_id, 1)
+        head = len(envelopes)
+        if not 0 <= version <= head:
+            raise Invalid(f"this match has versions 0..{head}, not {version}", "version_out_of_range",
+                          current_version=head)
+        if version == head or any(env["type"] == pe.RULES_UPGRADED for env in envelopes[version:]):
+            return None
+        at = agg.fold(match_id, envelopes[:version], self.games) if version else agg.Match(id=match_id)
+        viewer = at.viewer_for(user_id)
+        answer = self._seen_at(at, True, viewer)
+        answer["event"] = at.redact(envelopes[version - 1], viewer, finished=True) if version else None
         answer["latest_version"] = head
         return answer
 

@@ -151,6 +151,33 @@ def test_every_read_is_the_same_after_archiving(w, people, game_id):
     assert client_of(w).get(f"/api/matches/{mid}").get_json()["archived"] is True
 
 
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_cold_replay_of_an_archived_match_folds_once_and_answers_the_same(w, people, game_id):
+    """A replay at any version from a process that has folded nothing of an archived match (its short path: the
+    record folded up to that version only) answers what the live match answered, to a player and a spectator."""
+    ids, headers = people
+    mid = finished_match(w, game_id, ids, f"cold-replay:{game_id}")
+    head = w.store.version(mid)
+    versions = sorted({0, 1, 2, head // 3, head // 2, head - 1, head})
+    viewers = {"spectator": None, "player": headers[ids[0]]}
+
+    def replays(archived: bool):
+        out = {}
+        for v in versions:
+            for name, h in viewers.items():
+                process = cold(w, snapshots=False)  # nothing of the match folded in this process yet
+                out[(v, name)] = client_of(process).get(f"/api/matches/{mid}/replay?version={v}", headers=h or {})
+                if archived and v != head:
+                    assert process.matches.cache.get(mid) is None, "the short path was not taken"
+        return {k: (r.status_code, r.get_json()) for k, r in out.items()}
+
+    before = replays(archived=False)
+    assert archive_match(w.store, mid, 0)["status"] == ARCHIVED
+    assert replays(archived=True) == before
+    beyond = client_of(cold(w)).get(f"/api/matches/{mid}/replay?version={head + 1}")
+    assert beyond.status_code == 400 and beyond.get_json()["error"]["code"] == "version_out_of_range"
+
+
 def test_chat_and_rematch_are_refused_once_archived(w, people):
     """Nothing is appended to an archived match: chat (allowed after the end until then) and a rematch offer are
     a 409 match_archived, from a warm process and a cold one; the match is unchanged."""
