@@ -16,6 +16,7 @@ from service.cli.bench.engine import percentile, progress
 
 GAMES = ("uchronia", "merchant-of-venus", "ti4-exploration", "origins")
 GIB = 1024 ** 3
+ACTIVE_AT = 100  # an active match is measured once it has this many events (a third to a half of a match)
 BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 
@@ -30,9 +31,9 @@ def playing_clock(rnd: random.Random):
     return clock
 
 
-def play_finished(w, game_id: str, players: list, rnd: random.Random) -> str:
+def play_finished(w, game_id: str, players: list, rnd: random.Random, midway=None) -> str:
     """A match of `game_id` with its default options, played to its end by random legal commands sent as the page
-    sends them (a random command id each); its id."""
+    sends them (a random command id each); its id. `midway(match_id)` is called once, at ACTIVE_AT events."""
     from service.app.invitations import accept_for_all
     from service.app.matches import MatchService, legal_for
     service = MatchService(w.store, w.games, clock=playing_clock(rnd))
@@ -43,6 +44,9 @@ def play_finished(w, game_id: str, players: list, rnd: random.Random) -> str:
         match = service.load(match.id)
         if match.finished:
             return match.id
+        if midway is not None and match.version >= ACTIVE_AT:
+            midway(match.id)
+            midway = None
         player = rnd.choice(sorted(match.active_players()))
         legal = legal_for(match, player)
         plain = [c for c in legal if c["type"] not in match.game.offer_commands] or legal
@@ -63,6 +67,34 @@ def match_bytes(w, match_id: str) -> dict:
     for key in kinds.values():
         pipe.memory_usage(key, samples=0)
     return {kind: used for kind, used in zip(kinds, pipe.execute()) if used}
+
+
+def active_bytes(w, match_id: str) -> dict:
+    """match_bytes of a match being played, projected first (its row and snapshots, as a worker keeps them)."""
+    from projections.delivery import catch_up
+    catch_up(w, w.store.keys.partition(match_id))
+    return match_bytes(w, match_id)
+
+
+def user_bytes(w, user_ids: list) -> dict:
+    """Mean MEMORY USAGE per user, by kind: the record (with its token's hash), its share of the name index, its
+    match index and inbox, its rating keys; and how many matches its index lists."""
+    keys, kinds = w.store.keys, {"record": [], "name index": [], "match index": [], "inbox": [], "ratings": [],
+                                 "other": []}
+    names = w.redis.memory_usage(keys.user_names(), samples=0) or 0
+    listed = []
+    for uid in user_ids:
+        found = {kind: 0 for kind in kinds}
+        found["name index"] = names / max(1, w.redis.zcard(keys.user_names()))
+        for key in w.redis.scan_iter(match=f"*{uid}*", count=1000):
+            kind = ("record" if key == keys.user(uid) else "match index" if key == keys.player_index(uid)
+                    else "inbox" if key == keys.inbox(uid) else "ratings" if key.startswith("ts:{rt}:") else "other")
+            found[kind] += w.redis.memory_usage(key, samples=0) or 0
+        for kind, used in found.items():
+            kinds[kind].append(used)
+        listed.append(w.redis.zcard(keys.player_index(uid)))
+    out = {kind: round(statistics.mean(v)) for kind, v in kinds.items() if any(v)}
+    return {"bytes": out, "total": sum(out.values()), "matches_listed": round(statistics.mean(listed), 1)}
 
 
 SHARED = {"partition logs": ("ts:{p*}:log",), "change feeds": ("ts:{p*}:rm:changes",),
@@ -143,10 +175,14 @@ def run_archive_bench(args, url: str, note: str) -> dict:
     progress(f"redis: {note}")
     people = [w.users.create(f"archive{i}")["id"] for i in range(6)]
     made: dict = {}
+    active: dict = {}
     for game_id in GAMES:
         game = w.games[game_id]
         progress(f"{game_id}: playing {count} matches to their end (default options, random legal commands)")
-        made[game_id] = [play_finished(w, game_id, people[:game.min_players + n % 2], rnd) for n in range(count)]
+        active[game_id] = []
+        made[game_id] = [play_finished(w, game_id, people[:game.min_players + n % 2], rnd,
+                                       lambda mid, g=game_id: active[g].append(active_bytes(w, mid)))
+                         for n in range(count)]
     for p in range(w.store.keys.partitions):
         catch_up(w, p)  # summary rows, indexes, replay snapshots: the live form as a worker leaves it
     matches = sum(len(ids) for ids in made.values())
@@ -177,6 +213,9 @@ def run_archive_bench(args, url: str, note: str) -> dict:
                          "record": outcome["record_bytes"]})
         cold = time_cold(cold_app_wiring, app, ids, samples, rnd)
         figures["games"][game_id] = game_figures(rows, cold, live_cold)
+        figures["games"][game_id]["active"] = {k: round(statistics.mean(a.get(k, 0) for a in active[game_id]))
+                                               for k in sorted({k for a in active[game_id] for k in a})}
+    figures["users"] = user_bytes(w, people)
     shared_archived = shared_bytes(w)
     figures["shared_bytes_per_match"] = {
         "live": {k: round(v / matches) for k, v in shared_live.items()},
@@ -247,12 +286,17 @@ def report_archive(figures: dict) -> str:
             f"(CPU {cold['replay']['cpu_p50_ms']:.1f} / {cold['replay']['cpu_p99_ms']:.1f}) "
             f"(live form: page p99 {live_cold['page']['p99_ms']:.1f}, replay p99 {live_cold['replay']['p99_ms']:.1f} ms); "
             f"decoding a record: {g['decode_us_per_event']:.1f} us per event",
+            f"  active:    {sum(g['active'].values()):,} bytes per match being played, at {ACTIVE_AT} events: "
+            + ", ".join(f"{k} {v:,}" for k, v in g["active"].items()),
         ]
         ok = ok and g["ratio"]["max"] <= TARGET_RATIO and g["archived_bytes_per_event"]["max"] <= TARGET_PER_EVENT \
             and cold["replay"]["p99_ms"] <= TARGET_REPLAY_P99_MS
     shared = figures["shared_bytes_per_match"]["archived"]
     lines.append("shared structures, per match (not a match's keys; the same live and archived): "
                  + ", ".join(f"{k} {v:,} bytes" for k, v in shared.items()))
+    users = figures["users"]
+    lines.append(f"users: {users['total']:,} bytes per user listing {users['matches_listed']} matches: "
+                 + ", ".join(f"{k} {v:,}" for k, v in users["bytes"].items()))
     lines.append(f"targets (archived <= {TARGET_RATIO:.0%} of live and <= {TARGET_PER_EVENT} bytes per event in every "
                  f"match, archived replay p99 <= {TARGET_REPLAY_P99_MS:.0f} ms cold): {'met' if ok else 'NOT met'}")
     return "\n".join(lines)
