@@ -1,68 +1,84 @@
-"""The move log's sentences: each (redacted) event in words, the game's own or the platform's."""
+"""The move log's sentences: each (redacted) event in words, the game's own or the platform's (a `Text`, said in
+the reader's language by the pages: service/web/game_words.py)."""
 from __future__ import annotations
 
 from domain.engine import platform_events as pe
+from domain.engine.text import T, Text, joined, name as printed
 from service.app.standings import names_sentence
 
 
-def _platform_sentence(env: dict, name, game) -> str:
+def _vote(accept) -> Text:
+    return T("accept") if accept else T("reject")
+
+
+def _platform_sentence(env: dict, name, game) -> Text:
     d = env.get("data") or {}
     t = env["type"]
     if t == pe.MATCH_CREATED:
-        return f"{name(env.get('actor'))} created a {getattr(game, 'title', d.get('game'))} match for {d.get('seats')} players"
+        return T("{by} created a {game} match for {seats} players", by=name(env.get("actor")),
+                 game=printed(getattr(game, "title", d.get("game"))), seats=d.get("seats"))
     if t == pe.PLAYER_JOINED:
-        return f"{name(d.get('player'))} joined"
+        return T("{player} joined", player=name(d.get("player")))
     if t == pe.MATCH_STARTED:
-        return "the match started with " + ", ".join(name(p) for p in d.get("players", []))
+        return T("the match started with {players}", players=joined([name(p) for p in d.get("players", [])]))
     if t == pe.MOVES_REVERTED:
         span = f"v{d.get('from_version')}-v{d.get('to_version')}"
         if d.get("cause") == "dispute":
-            return f"the dispute was upheld: the moves of {span} were overturned"
-        return f"{name(env.get('actor'))} took back their last move ({span})"
+            return T("the dispute was upheld: the moves of {span} were overturned", span=span)
+        return T("{player} took back their last move ({span})", player=name(env.get("actor")), span=span)
     if t == pe.DISPUTE_OPENED:
-        return f"{name(d.get('by'))} disputed the move v{d.get('version')}: {d.get('reason')}"
+        return T("{by} disputed the move v{version}: {reason}", by=name(d.get("by")), version=d.get("version"),
+                 reason=d.get("reason"))
     if t == pe.DISPUTE_VOTED:
-        return f"{name(d.get('player'))} voted to {'accept' if d.get('accept') else 'reject'} the dispute"
+        return T("{player} voted to {vote} the dispute", player=name(d.get("player")), vote=_vote(d.get("accept")))
     if t == pe.DISPUTE_RESOLVED:
-        why = " (its deadline passed)" if d.get("cause") == "deadline" else ""
-        return f"the dispute was {d.get('status')}{why}"
+        status = {"accepted": T("accepted"), "rejected": T("rejected"), "expired": T("expired")}.get(
+            d.get("status"), d.get("status"))
+        if d.get("cause") == "deadline":
+            return T("the dispute was {status} (its deadline passed)", status=status)
+        return T("the dispute was {status}", status=status)
     if t == pe.TURN_TIMED_OUT:
-        return f"{name(d.get('player'))}'s turn timed out"
+        return T("{player}'s turn timed out", player=name(d.get("player")))
     if t == pe.PLAYER_CONCEDED:
-        return f"{name(d.get('player'))} conceded"
+        return T("{player} conceded", player=name(d.get("player")))
     if t == pe.STAND_IN_STARTED and d.get("conceded"):
-        return f"the {d.get('bot')} bot plays {name(d.get('player'))}'s seat from now on"
+        return T("the {bot} bot plays {player}'s seat from now on", bot=d.get("bot"), player=name(d.get("player")))
     if t == pe.STAND_IN_STARTED:
-        return (f"{name(d.get('player'))} timed out {d.get('after_timeouts')} turns in a row: the {d.get('bot')} bot "
-                f"plays for them until they move again")
+        return T("{player} timed out {turns} turns in a row: the {bot} bot plays for them until they move again",
+                 player=name(d.get("player")), turns=d.get("after_timeouts"), bot=d.get("bot"))
     if t == pe.STAND_IN_ENDED:
-        return f"{name(d.get('player'))} is back and plays their own seat again"
+        return T("{player} is back and plays their own seat again", player=name(d.get("player")))
     if t == pe.MATCH_FINISHED:
         winners = (d.get("result") or {}).get("winners") or []
-        return "the match is over: " + (f"{names_sentence([name(p) for p in winners])} won" if winners else "nobody won")
+        if not winners:
+            return T("the match is over: nobody won")
+        return T("the match is over: {winners} won", winners=names_sentence([name(p) for p in winners]))
     if t == pe.INVITATION_ACCEPTED:
-        return f"{name(d.get('player'))} accepted the invitation"
+        return T("{player} accepted the invitation", player=name(d.get("player")))
     if t == pe.INVITATION_DECLINED:
-        return f"{name(d.get('player'))} declined the invitation"
+        return T("{player} declined the invitation", player=name(d.get("player")))
     if t == pe.MATCH_CANCELLED:
-        return "the match was cancelled before it started"
+        return T("the match was cancelled before it started")
     if t == pe.CHAT_POSTED:  # plain text: whoever renders it escapes it like any other sentence
-        return f"{name(env.get('actor'))} said: \u201c{str(d.get('text', ''))}\u201d"
+        return T("{player} said: \u201c{text}\u201d", player=name(env.get("actor")), text=str(d.get("text", "")))
     if t == pe.REMATCH_CREATED:
-        return f"{name(d.get('by'))} asked for a rematch ({d.get('match')})"
+        return T("{by} asked for a rematch ({match})", by=name(d.get("by")), match=d.get("match"))
     if t == pe.RULES_UPGRADED:
-        return (f"the match moved to rules {d.get('to')} (from {d.get('from')}): the moves after this are judged "
-                f"by them")
+        return T("the match moved to rules {to} (from {old}): the moves after this are judged by them",
+                 to=d.get("to"), old=d.get("from"))
     if t == pe.RULES_UPGRADE_PROPOSED:
-        return f"{name(d.get('by'))} proposed moving the match to rules {d.get('to')} (from {d.get('from')})"
+        return T("{by} proposed moving the match to rules {to} (from {old})", by=name(d.get("by")), to=d.get("to"),
+                 old=d.get("from"))
     if t == pe.RULES_UPGRADE_VOTED:
-        return f"{name(d.get('player'))} voted to {'accept' if d.get('accept') else 'reject'} the new rules"
+        return T("{player} voted to {vote} the new rules", player=name(d.get("player")), vote=_vote(d.get("accept")))
     if t == pe.RULES_UPGRADE_REJECTED:
-        why = f": {d.get('reason')}" if d.get("reason") else ""
-        return f"the move to other rules was rejected{why}; the match keeps its rules"
+        if d.get("reason"):
+            return T("the move to other rules was rejected: {reason}; the match keeps its rules",
+                     reason=d.get("reason"))
+        return T("the move to other rules was rejected; the match keeps its rules")
     if t == pe.SEED_REVEALED:
-        return f"the random seed was revealed ({str(d.get('seed'))[:16]}...): every draw can now be audited"
-    return t.replace("_", " ")
+        return T("the random seed was revealed ({seed}...): every draw can now be audited", seed=str(d.get("seed"))[:16])
+    return Text(t.replace("_", " "))
 
 
 def describe(game, env: dict, name) -> str:
@@ -70,8 +86,8 @@ def describe(game, env: dict, name) -> str:
     if env["scope"] == pe.PLATFORM:
         return _platform_sentence(env, name, game)
     if env.get("data") is None:
-        return f"{name(env.get('actor'))}: a hidden {env['type'].replace('_', ' ')}"
+        return T("{player}: a hidden {event}", player=name(env.get("actor")), event=env["type"].replace("_", " "))
     try:
         return game.describe({"type": env["type"], "data": env["data"]}, name)
     except (KeyError, TypeError, ValueError, AttributeError, IndexError):
-        return f"{env['type'].replace('_', ' ')} by {name(env.get('actor'))}"
+        return T("{event} by {player}", event=env["type"].replace("_", " "), player=name(env.get("actor")))

@@ -4,10 +4,12 @@ from __future__ import annotations
 import json
 
 from service.web.boards import place_of
+from service.web.game_words import say
 
 GROUP_OPEN_LIMIT = 12  # a group with more buttons starts closed
 KIND_OPEN_LIMIT = 24  # so do all groups of one command type with more buttons in all (say 4 exits x 8 ports)
-_TRAILING = {"on", "to", "at", "from", "for", "via", "in", "with", "into", "the", "a", "an", "your", "of"}
+_TRAILING = {"on", "to", "at", "from", "for", "via", "in", "with", "into", "the", "a", "an", "your", "of",
+             "на", "в", "во", "к", "ко", "из", "с", "со", "за", "у", "от", "до", "по", "через", "для"}  # and Russian
 
 
 def command_json(command: dict) -> str:
@@ -22,7 +24,7 @@ def command_words(game, state, command: dict, names: dict) -> str:
         try:
             text = describe(state, command, lambda pid: names.get(pid, "a player"))
             if text:
-                return text
+                return say(text)  # in the page's language
         except Exception:  # a wording bug must not hide the action: fall back to the command's type
             pass
     return command["type"].replace("_", " ").capitalize()

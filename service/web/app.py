@@ -12,6 +12,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from service.app.errors import AppError
 from service.web.errors import ApiError, api_error
+from service.web.game_words import say
 from service.web.json_guard import check_ids, check_url
 from service.web.json_provider import OrjsonProvider
 
@@ -38,6 +39,7 @@ def create_app(settings=None, wiring=None) -> Flask:
         logs.configure(w.settings)
     logs.install(app)
     i18n.install(app)  # before the blueprints: their templates use gettext
+    app.add_template_global(say, "game_words")  # a game's Text (a reason, a label) in the page's language
     for bp in (health.bp, metrics.bp, users.bp, games.bp, docs.bp, matches.bp, history.bp, stream.bp, pages.bp,
                account_pages.bp, mail_api.bp, concede.bp, rules_page.bp):
         app.register_blueprint(bp)
@@ -72,7 +74,10 @@ def create_app(settings=None, wiring=None) -> Flask:
         if pages.wants_page():  # a page path (a bad URL, a missing match): the HTML error page
             return pages.error_page(exc.status, exc.message)
         headers = {"Retry-After": str(exc.extra["retry_after"])} if "retry_after" in exc.extra else {}
-        return exc.body(), exc.status, headers
+        body = exc.body()
+        if "/act/" in request.path:  # a page's action: a game's refusal in the page's language (the API stays English)
+            body["error"]["message"] = say(exc.message)
+        return body, exc.status, headers
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):

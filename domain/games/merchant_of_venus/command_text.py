@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from domain.engine import RuleViolation
+from domain.engine.text import T, Text, name as printed
 
 from . import data
 from .state import BASE, player, trade_partner
@@ -10,27 +11,27 @@ from .trading import quote
 _COMPASS = {"n": "North", "e": "East", "s": "South", "w": "West"}
 
 
-def square_name(sid) -> str:
+def square_name(sid) -> Text:
     """A square's name a person reads: "W1", "Colony World orbit 1", "North navigation", "West telegate"."""
     sq = data.SQUARES.get(sid)
     if sq is None:
-        return str(sid)
-    system = data.SYSTEMS[sq["system"]]["name"] if sq.get("system") in data.SYSTEMS else None
+        return Text(str(sid))
+    system = printed(data.SYSTEMS[sq["system"]]["name"]) if sq.get("system") in data.SYSTEMS else None
     prefix, _, suffix = str(sid).partition(".")
     kind = sq["kind"]
     if kind == "base":
-        return "the Galactic Base"
+        return T("the Galactic Base")
     if kind == "orbital":
-        return f"{system} orbit {suffix.lstrip('o')}"
+        return T("{system} orbit {number}", system=system, number=suffix.lstrip("o"))
     if kind == "city":
-        return f"{system} city"
+        return T("{system} city", system=system)
     if kind == "port":
-        return f"{system} spaceport"
+        return T("{system} spaceport", system=system)
     if kind == "nav":
-        return f"{system or _COMPASS.get(prefix, prefix.upper())} navigation"
+        return T("{system} navigation", system=system or printed(_COMPASS.get(prefix, prefix.upper())))
     if kind == "telegate":
-        return f"{_COMPASS.get(suffix, suffix.upper())} telegate"
-    return str(sid).upper()
+        return T("{side} telegate", side=printed(_COMPASS.get(suffix, suffix.upper())))
+    return Text(str(sid).upper())
 
 
 def square_label(sid) -> str:
@@ -44,70 +45,79 @@ def square_label(sid) -> str:
             "nav": "nav", "telegate": "gate"}.get(kind, str(sid).upper())
 
 
-def culture_name(cid) -> str:
+def culture_name(cid) -> Text:
     """A culture's name ("Nillis")."""
-    return data.CULTURES[cid]["name"] if cid in data.CULTURES else str(cid)
+    return printed(data.CULTURES[cid]["name"]) if cid in data.CULTURES else Text(str(cid))
 
 
-def item_name(item) -> str:
+def item_name(item) -> Text:
     """A carried item in words: goods by name, passengers by route, drives by colour."""
     item = str(item)
     if item in data.PASSENGERS:
         p = data.PASSENGERS[item]
-        return f"the {culture_name(p['origin'])} passenger bound for {culture_name(p['destination'])}"
+        return T("the {origin} passenger bound for {destination}", origin=culture_name(p["origin"]),
+                 destination=culture_name(p["destination"]))
     if ":" in item and item.split(":", 1)[1] in data.CULTURES:
-        kind = "factory goods" if item.startswith("factory:") else "goods"
-        return f"{data.token_info(item)['name']} ({culture_name(item.split(':', 1)[1])} {kind})"
+        good, culture = printed(data.token_info(item)["name"]), culture_name(item.split(":", 1)[1])
+        if item.startswith("factory:"):
+            return T("{good} ({culture} factory goods)", good=good, culture=culture)
+        return T("{good} ({culture} goods)", good=good, culture=culture)
     if item.startswith("drive:"):
-        return f"the {item.split(':', 1)[1]} drive"
-    return f"a {item}" if item == "shield" else item
+        return T("the {colour} drive", colour=printed(item.split(":", 1)[1]))
+    return T("a shield") if item == "shield" else printed(item)
 
 
-def _bought_thing(partner, p: dict) -> str:
+def _bought_thing(partner, p: dict) -> Text:
     item, target, count = p.get("item"), p.get("target"), p.get("count", 1)
     if item in ("good", "factory_good") and partner in data.CULTURES:
         row = data.CULTURES[partner]["goods" if item == "good" else "factory"]
-        return f"{count} {row['name']}" if count > 1 else row["name"]
+        return T("{count} {good}", count=count, good=printed(row["name"])) if count > 1 else printed(row["name"])
     if item == "factory_deed":
-        return f"the {culture_name(partner)} factory deed"
+        return T("the {culture} factory deed", culture=culture_name(partner))
     if item == "spaceport_deed":
-        return f"the spaceport deed on {square_name(target)}"
+        return T("the spaceport deed on {square}", square=square_name(target))
     if item == "ship":
-        return f"a {target}"
+        return T("a {ship}", ship=printed(target))
     if str(item).startswith("drive:"):
-        return f"a {str(item).split(':', 1)[1]} drive"
-    return f"a {item}"
+        return T("a {colour} drive", colour=printed(str(item).split(":", 1)[1]))
+    return T("a {item}", item=printed(item))
 
 
-def _buy(state: dict, pid, p: dict) -> str:
+def _buy(state: dict, pid, p: dict) -> Text:
     """"Buy Bionic Perfume for c80 using the Nillis IOU"."""
     square = player(state, pid)["square"] if pid in state.get("pl", {}) else None
     partner = trade_partner(state, square) if square else None
-    text = f"Buy {_bought_thing(partner, p)}"
+    text = T("Buy {thing}", thing=_bought_thing(partner, p))
     try:
         q = quote(state, pid, partner, {"item": p.get("item"), "target": p.get("target"),
                                         "count": p.get("count", 1), "use_iou": bool(p.get("use_iou"))})
     except (RuleViolation, KeyError, TypeError):
         q = None
     if q is not None:
-        text += f" for c{q['credits']}"
         if q["trade_in"]:
-            text += f" (c{q['trade_in']} trade-in)"
+            text = T("{buy} for c{credits} (c{trade_in} trade-in)", buy=text, credits=q["credits"],
+                     trade_in=q["trade_in"])
+        else:
+            text = T("{buy} for c{credits}", buy=text, credits=q["credits"])
     if p.get("use_iou"):
-        text += f" using the {culture_name(partner)} IOU" if partner not in (None, BASE) else " using an IOU"
+        if partner not in (None, BASE):
+            return T("{buy} using the {culture} IOU", buy=text, culture=culture_name(partner))
+        return T("{buy} using an IOU", buy=text)
     return text
 
 
-def _declare(p: dict) -> str:
-    text = f"Head out via {square_name(p.get('to'))} for {square_name(p.get('destination'))}"
-    return text + (" using your drives" if p.get("use_drive") else "")
+def _declare(p: dict) -> Text:
+    where = {"via": square_name(p.get("to")), "destination": square_name(p.get("destination"))}
+    if p.get("use_drive"):
+        return T("Head out via {via} for {destination} using your drives", **where)
+    return T("Head out via {via} for {destination}", **where)
 
 
-def _assign(state: dict, p: dict) -> str:
+def _assign(state: dict, p: dict) -> Text:
     dice = (state.get("turn") or {}).get("dice") or []
     i = p.get("die", 0)
     value = dice[i] if isinstance(i, int) and 0 <= i < len(dice) else "?"
-    return f"Use die {i + 1 if isinstance(i, int) else i} (a {value}) for navigation"
+    return T("Use die {die} (a {value}) for navigation", die=i + 1 if isinstance(i, int) else i, value=value)
 
 
 def describe_command(state: dict, command: dict, name) -> str:
@@ -116,31 +126,32 @@ def describe_command(state: dict, command: dict, name) -> str:
     p = command.get("payload") or {}
     pid = state.get("active")
     if t == "skip_movement":
-        return "Skip movement this turn"
+        return T("Skip movement this turn")
     if t == "declare_direction":
         return _declare(p)
     if t == "roll_speed":
-        return f"Roll {p.get('dice')} speed dice"
+        return T("Roll {dice} speed dice", dice=p.get("dice"))
     if t == "assign_navigation":
         return _assign(state, p)
     if t == "move":
-        return f"Move to {square_name(p.get('to'))}"
+        return T("Move to {square}", square=square_name(p.get("to")))
     if t == "end_move":
-        return "Stop moving here"
+        return T("Stop moving here")
     if t == "observe":
-        return "Observe this system's culture secretly"
+        return T("Observe this system's culture secretly")
     if t == "buy":
         return _buy(state, pid, p)
     if t == "sell":
-        return f"Sell {item_name(p.get('item'))} for c{data.token_info(p['item'])['sale']}" \
-            if str(p.get("item")).split(":", 1)[-1] in data.CULTURES else f"Sell {item_name(p.get('item'))}"
+        if str(p.get("item")).split(":", 1)[-1] in data.CULTURES:
+            return T("Sell {item} for c{price}", item=item_name(p.get("item")), price=data.token_info(p["item"])["sale"])
+        return T("Sell {item}", item=item_name(p.get("item")))
     if t == "pick_up":
-        return f"Pick up {item_name(p.get('passenger'))}"
+        return T("Pick up {passenger}", passenger=item_name(p.get("passenger")))
     if t == "drop_off":
         fare = data.PASSENGERS.get(p.get("passenger"), {}).get("fare", "?")
-        return f"Drop off {item_name(p.get('passenger'))} for c{fare}"
+        return T("Drop off {passenger} for c{fare}", passenger=item_name(p.get("passenger")), fare=fare)
     if t == "jettison":
-        return f"Jettison {item_name(p.get('item'))}"
+        return T("Jettison {item}", item=item_name(p.get("item")))
     if t == "end_turn":
-        return "End your turn"
-    return str(t).replace("_", " ").capitalize()
+        return T("End your turn")
+    return Text(str(t).replace("_", " ").capitalize())

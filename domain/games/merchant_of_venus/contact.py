@@ -1,6 +1,8 @@
 """Observing face-down cultures and First Contact."""
 from __future__ import annotations
 
+from domain.engine.text import T
+
 from . import data
 from .state import player, violate
 
@@ -10,11 +12,11 @@ def check_observe(state: dict, pid: str) -> None:
     square = player(state, pid)["square"]
     system = data.system_of(square)
     if data.SQUARES[square]["kind"] != "orbital" or system in state["revealed"]:
-        violate("contact.observe", "You can observe only from an orbital square of a system with a face-down card.")
+        violate("contact.observe", T("You can observe only from an orbital square of a system with a face-down card."))
     if square not in state["turn"]["entered_orbitals"]:
-        violate("contact.observe-window", "You can observe only from an orbital square entered this turn.")
+        violate("contact.observe-window", T("You can observe only from an orbital square entered this turn."))
     if system in player(state, pid)["observed"]:
-        violate("contact.observe-window", "You have already observed this system.")
+        violate("contact.observe-window", T("You have already observed this system."))
 
 
 def can_observe(state: dict, pid: str) -> bool:

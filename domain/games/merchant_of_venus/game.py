@@ -13,6 +13,7 @@ from marshmallow import ValidationError
 
 from domain.engine import Game, command
 from domain.engine.versions import rules_fields
+from domain.engine.text import T
 
 from . import contact, data, movement, trading, turns
 from .command_text import describe_command
@@ -31,7 +32,8 @@ _RUNNING = ("declare", "roll", "move", "trade")
 
 def _load(cmd: dict) -> tuple[str, dict]:
     if not isinstance(cmd, dict) or cmd.get("type") not in COMMAND_SCHEMAS:
-        violate("turn.payload", f"Unknown command {cmd.get('type') if isinstance(cmd, dict) else cmd!r}.")
+        violate("turn.payload", T("Unknown command {value}.", value=repr(cmd.get('type') if isinstance(cmd,
+                                  dict) else cmd)))
     return cmd["type"], cmd.get("payload", {})
 
 
@@ -94,16 +96,16 @@ def setup(players, options, rng):
 def decide(state, player_id, cmd, rng):
     """Validate a command and return its events, or raise RuleViolation."""
     if state["phase"] not in _RUNNING or player_id != state["active"]:
-        violate("turn.active-only", "It is not your turn.")
+        violate("turn.active-only", T("It is not your turn."))
     kind, raw = _load(cmd)
     if state["phase"] == "trade" and state["free_space"] and kind != "jettison":
-        violate("capacity.free-space", "Your ship is over capacity: jettison items first.")
+        violate("capacity.free-space", T("Your ship is over capacity: jettison items first."))
     if state["phase"] not in PHASES[kind]:
-        violate("turn.phase", f"{kind} is not allowed in the {state['phase']} phase.")
+        violate("turn.phase", T("{kind} is not allowed in the {phase} phase.", kind=kind, phase=state['phase']))
     try:
         payload = COMMAND_SCHEMAS[kind].load(raw if isinstance(raw, dict) else {"": raw})
     except ValidationError as exc:
-        violate("turn.payload", f"Malformed {kind} payload: {exc.messages}.")
+        violate("turn.payload", T("Malformed {kind} payload: {messages}.", kind=kind, messages=exc.messages))
     sim = Sim(state, evolve)
     _handle(sim, player_id, kind, payload, rng)
     return sim.events

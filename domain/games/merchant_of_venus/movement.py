@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from domain.engine import command
+from domain.engine.text import T
 
 from . import contact, data
 from .state import is_landing, landing_squares, passes, player, skip_colors, violate
@@ -26,22 +27,23 @@ def check_declare(state: dict, pid: str, payload: dict) -> None:
     """Validate declare_direction (movement.declare, movement.destination, drive.decline)."""
     p = player(state, pid)
     if payload["to"] not in declare_targets(p["square"]):
-        violate("movement.declare", f"{payload['to']} is not adjacent to {p['square']}.")
+        violate("movement.declare", T("{to} is not adjacent to {square}.", to=payload['to'], square=p['square']))
     dest = payload["destination"]
     if dest == p["square"] or not is_landing(state, dest):
-        violate("movement.destination", f"{dest} is not a landing square other than the current square.")
+        violate("movement.destination", T("{dest} is not a landing square other than the current square.", dest=dest))
     if payload["use_drive"] and not p["drives"]:
-        violate("drive.decline", "Without a drive, use_drive must be false.")
+        violate("drive.decline", T("Without a drive, use_drive must be false."))
 
 
 def check_roll(state: dict, pid: str, payload: dict) -> None:
     """Validate roll_speed (movement.max-speed-dice before movement.speed-dice)."""
     dice = payload["dice"]
     if dice > data.DEFAULTS["max_speed_dice"]:
-        violate("movement.max-speed-dice", "A player never rolls more than four speed dice.")
+        violate("movement.max-speed-dice", T("A player never rolls more than four speed dice."))
     need = data.SHIPS[player(state, pid)["ship"]]["speed_dice"]
     if dice != need:
-        violate("movement.speed-dice", f"Your {player(state, pid)['ship']} rolls exactly {need} speed dice.")
+        violate("movement.speed-dice", T("Your {ship} rolls exactly {need} speed dice.", ship=player(state,
+                                         pid)['ship'], need=need))
 
 
 def assign_allowed_now(state: dict, pid: str) -> bool:
@@ -54,12 +56,11 @@ def check_assign(state: dict, pid: str, payload: dict) -> None:
     """Validate assign_navigation (nav.assign-timing, nav.one-die)."""
     t = state["turn"]
     if not 0 <= payload["die"] < len(t["dice"]):
-        violate("turn.payload", f"There is no die number {payload['die']}.")
+        violate("turn.payload", T("There is no die number {die}.", die=payload['die']))
     if not assign_allowed_now(state, pid):
-        violate("nav.assign-timing", "A die may be assigned only before the first step or on a navigation "
-                                     "square or telegate.")
+        violate("nav.assign-timing", T("A die may be assigned only before the first step or on a navigation square or telegate."))
     if t["nav_die"] is not None:
-        violate("nav.one-die", "A navigation die is already assigned this turn.")
+        violate("nav.one-die", T("A navigation die is already assigned this turn."))
 
 
 def step_info(state: dict, pid: str, to: str, nav_value=None) -> dict:
@@ -71,25 +72,28 @@ def step_info(state: dict, pid: str, to: str, nav_value=None) -> dict:
     cur_kind = data.SQUARES[cur]["kind"]
     jump = cur_kind == "telegate" and data.SQUARES[to]["kind"] == "telegate" and to not in data.LINKS[cur]
     if to not in data.LINKS[cur] and not jump:
-        violate("movement.adjacent", f"{to} is not adjacent to {cur}.")
+        violate("movement.adjacent", T("{to} is not adjacent to {cur}.", to=to, cur=cur))
     if t["steps"] == 0 and to != t["to"]:
-        violate("movement.follow-direction", f"The first step must go to the declared square {t['to']}.")
+        violate("movement.follow-direction", T("The first step must go to the declared square {to}.", to=t['to']))
     if to == t["prev"]:
-        violate("movement.no-backtrack", f"The ship may not return to {to}, which it just left.")
+        violate("movement.no-backtrack", T("The ship may not return to {to}, which it just left.", to=to))
     if cur_kind in _NAVLIKE and nav is None:
-        violate("nav.assign-before-leaving", "Assign a navigation die before leaving this square.")
+        violate("nav.assign-before-leaving", T("Assign a navigation die before leaving this square."))
     if cur_kind == "nav" and nav not in data.NAV_EXITS[cur].get(to, []):
-        violate("nav.exit-label", f"The exit to {to} needs pilot numbers {data.NAV_EXITS[cur].get(to, [])}.")
+        violate("nav.exit-label", T("The exit to {to} needs pilot numbers {get}.", to=to,
+                                    get=data.NAV_EXITS[cur].get(to, [])))
     if jump and nav not in data.TELEGATES[to]:
-        violate("telegate.jump", f"Telegate {to} has gate numbers {data.TELEGATES[to]}, not {nav}.")
+        violate("telegate.jump", T("Telegate {to} has gate numbers {telegates}, not {nav}.", to=to,
+                                   telegates=data.TELEGATES[to], nav=nav))
     skipped = t["use_drive"] and data.SQUARES[to]["color"] in skip_colors(p)
     cost = 0 if skipped else (data.DEFAULTS["jump_cost"] if jump else data.LINKS[cur][to])
     if cost > t["mp"]:
-        violate("movement.step-cost", f"The step to {to} costs {cost} MP but only {t['mp']} are left.")
+        violate("movement.step-cost", T("The step to {to} costs {cost} MP but only {mp} are left.", to=to, cost=cost,
+                                        mp=t['mp']))
     fee = t["hazard_due"]
     paid = max(0, fee - data.DEFAULTS["shield_reduction"] * p["shields"])
     if paid > p["cash"]:
-        violate("hazard.fee", f"Leaving this hazard costs c{paid}, more than your cash.")
+        violate("hazard.fee", T("Leaving this hazard costs c{paid}, more than your cash.", paid=paid))
     return {"cost": cost, "skipped": skipped, "jump": jump, "fee": fee, "paid": paid}
 
 
@@ -103,8 +107,7 @@ def check_end_move(state: dict, pid: str) -> None:
     t = state["turn"]
     square = player(state, pid)["square"]
     if t["steps"] == 0 or not (is_landing(state, square) or t["hazard_due"] > 0):
-        violate("movement.voluntary-stop", "You may stop only on a landing square or a hazard entered this "
-                                           "move, after at least one step.")
+        violate("movement.voluntary-stop", T("You may stop only on a landing square or a hazard entered this move, after at least one step."))
 
 
 def move_phase_commands(state: dict, pid: str) -> list[dict]:

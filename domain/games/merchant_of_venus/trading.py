@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from domain.engine import RuleViolation, command
+from domain.engine.text import T, name as printed
 
 from . import data
 from .state import BASE, holds, holds_used, passes, player, science_of, trade_partner, violate
@@ -13,9 +14,9 @@ def partner_or_fail(state: dict, pid: str, *, base_ok: bool) -> str:
     """The trading partner here (transaction.where), or raise."""
     partner = trade_partner(state, player(state, pid)["square"])
     if partner is None:
-        violate("transaction.where", "There is no one to trade with on this square.")
+        violate("transaction.where", T("There is no one to trade with on this square."))
     if partner == BASE and not base_ok:
-        violate("transaction.where", "The Galactic Base trades only in ships.")
+        violate("transaction.where", T("The Galactic Base trades only in ships."))
     return partner
 
 
@@ -31,49 +32,49 @@ def _item_price(state: dict, pid: str, partner: str, payload: dict) -> dict:
     p = player(state, pid)
     item, target, count = payload["item"], payload["target"], payload["count"]
     if (target is not None) != (item in ("spaceport_deed", "ship")):
-        violate("turn.payload", f"target must be {'given' if item in ('spaceport_deed', 'ship') else 'null'} "
-                                f"for {item}.")
+        violate("turn.payload", T("target must be {value} for {item}.", value='given' if item in ('spaceport_deed',
+                                  'ship') else 'null', item=item))
     if count > 1 and not payload["use_iou"]:
-        violate("buy.one-item", "A Buy action buys exactly one item.")
+        violate("buy.one-item", T("A Buy action buys exactly one item."))
     if count > 1 and item not in ("good", "factory_good"):
-        violate("iou.use", "Only goods and factory goods can be bought several at a time with an IOU.")
+        violate("iou.use", T("Only goods and factory goods can be bought several at a time with an IOU."))
     market = state["market"].get(partner)
     trade_in, need = 0, 0
     if item == "good":
         if market["good"] < count:
-            violate("goods.supply", "The market does not hold that many goods tokens.")
+            violate("goods.supply", T("The market does not hold that many goods tokens."))
         unit, need = data.CULTURES[partner]["goods"]["cost"], count
     elif item == "factory_good":
         if market["deed"]:
-            violate("factory.goods-locked", "Factory goods are sold only after the factory deed was bought.")
+            violate("factory.goods-locked", T("Factory goods are sold only after the factory deed was bought."))
         if market["factory"] < count:
-            violate("factory.goods", "The market does not hold that many factory goods tokens.")
+            violate("factory.goods", T("The market does not hold that many factory goods tokens."))
         unit, need = data.CULTURES[partner]["factory"]["cost"], count
     elif item == "factory_deed":
         if not market["deed"]:
-            violate("factory.deed", "This culture's factory deed is already sold.")
+            violate("factory.deed", T("This culture's factory deed is already sold."))
         unit = _home_price(p, partner, data.CULTURES[partner]["deed"])
     elif item == "spaceport_deed":
         if target not in data.SQUARES:
-            violate("turn.payload", f"{target} is not a square.")
+            violate("turn.payload", T("{target} is not a square.", target=target))
         system = data.system_of(p["square"])
         if target not in data.SYSTEMS[system]["orbitals"] or target not in state["spaceport_deeds"]:
-            violate("spaceport.buy", f"{target} holds no spaceport deed in this system.")
+            violate("spaceport.buy", T("{target} holds no spaceport deed in this system.", target=target))
         unit = _home_price(p, partner, _D["spaceport_deed_price"])
     elif item == "ship":
         if target not in data.SHIPS:
-            violate("turn.payload", f"{target} is not a ship class.")
+            violate("turn.payload", T("{target} is not a ship class.", target=target))
         if science_of(partner) not in data.SHIPS[target]["sold_by"]:
-            violate("ship.sources", f"{target}s are not sold here.")
+            violate("ship.sources", T("{target}s are not sold here.", target=target))
         if target == p["ship"]:
-            violate("ship.barter", "You already fly that ship class.")
+            violate("ship.barter", T("You already fly that ship class."))
         unit, trade_in = data.SHIPS[target]["price"], data.SHIPS[p["ship"]]["trade_in"]
     else:
         equipment = data.EQUIPMENT[item]
         if science_of(partner) != equipment["science"]:
-            violate("equipment.by-science", f"This culture does not sell {item}.")
+            violate("equipment.by-science", T("This culture does not sell {item}.", item=item))
         if item != "shield" and (item in p["drives"] or "drive:combined" in p["drives"]):
-            violate("equipment.drives", "You already own that drive (or a combined drive).")
+            violate("equipment.drives", T("You already own that drive (or a combined drive)."))
         unit = equipment["price"]
         need = 1 if item != "shield" or p["shields"] >= 1 else 0
     return {"unit": unit, "trade_in": trade_in, "need": need, "due": max(0, unit * count - trade_in)}
@@ -86,10 +87,10 @@ def quote(state: dict, pid: str, partner: str, payload: dict) -> dict:
     q["credits"] = q["due"]
     if payload["use_iou"]:
         if partner == BASE or partner not in player(state, pid)["ious"]:
-            violate("iou.use", "You hold no First Contact card of this culture.")
+            violate("iou.use", T("You hold no First Contact card of this culture."))
         iou = data.CULTURES[partner]["iou"]
         if payload["count"] > 1 and q["due"] > iou:
-            violate("iou.use", f"Several items may be bought with an IOU only if they total at most c{iou}.")
+            violate("iou.use", T("Several items may be bought with an IOU only if they total at most c{iou}.", iou=iou))
         q["iou_culture"] = partner
         q["credits"] = max(0, q["due"] - iou)
     q["buy_action"] = not (payload["use_iou"] and q["credits"] == 0)
@@ -108,13 +109,14 @@ def check_buy(state: dict, pid: str, payload: dict) -> tuple[str, dict]:
             except RuleViolation:
                 exempt = False
         if not exempt:
-            violate("transaction.landing-limit", "After landing you may take only one Buy action this turn.")
+            violate("transaction.landing-limit", T("After landing you may take only one Buy action this turn."))
     q = quote(state, pid, partner, payload)
     p = player(state, pid)
     if holds_used(p) + q["need"] > holds(p):
-        violate("capacity.no-space", "You have no free hold for that.")
+        violate("capacity.no-space", T("You have no free hold for that."))
     if q["credits"] > p["cash"]:
-        violate("transaction.funds", f"That costs c{q['credits']} but you have c{p['cash']}.")
+        violate("transaction.funds", T("That costs c{credits} but you have c{cash}.", credits=q['credits'],
+                                       cash=p['cash']))
     return partner, q
 
 
@@ -143,14 +145,15 @@ def check_sell(state: dict, pid: str, item: str) -> str:
     """Validate a sell (transaction.where, sell.buyers, transaction.landing-limit); return the partner."""
     partner = partner_or_fail(state, pid, base_ok=False)
     if item not in data.CARGO_TOKENS:
-        violate("turn.payload", f"{item} is not a goods token.")
+        violate("turn.payload", T("{item} is not a goods token.", item=item))
     if item not in player(state, pid)["cargo"]:
-        violate("sell.action", f"You carry no {item}.")
+        violate("sell.action", T("You carry no {item}.", item=item))
     if data.token_culture(item) not in data.BUYS_FROM[partner]:
-        violate("sell.buyers", f"The {data.CULTURES[partner]['name']} do not buy {data.token_info(item)['name']}.")
+        violate("sell.buyers", T("The {culture} do not buy {good}.", culture=printed(data.CULTURES[partner]['name']),
+                                 good=printed(data.token_info(item)['name'])))
     t = state["turn"]
     if t["limited"] and t["sell_used"]:
-        violate("transaction.landing-limit", "After landing you may take only one Sell action this turn.")
+        violate("transaction.landing-limit", T("After landing you may take only one Sell action this turn."))
     return partner
 
 
@@ -173,17 +176,18 @@ def check_pick_up(state: dict, pid: str, passenger: str) -> None:
     """Validate pick_up (transaction.where, passenger.pick-up, capacity.no-space)."""
     partner = partner_or_fail(state, pid, base_ok=False)
     if state["passenger_at"][passenger] != partner:
-        violate("passenger.pick-up", f"Passenger {passenger} is not waiting here.")
+        violate("passenger.pick-up", T("Passenger {passenger} is not waiting here.", passenger=passenger))
     p = player(state, pid)
     if holds_used(p) + 1 > holds(p):
-        violate("capacity.no-space", "You have no free hold for a passenger.")
+        violate("capacity.no-space", T("You have no free hold for a passenger."))
 
 
 def check_drop_off(state: dict, pid: str, passenger: str) -> None:
     """Validate drop_off (transaction.where, passenger.drop-off)."""
     partner = partner_or_fail(state, pid, base_ok=False)
     if passenger not in player(state, pid)["cargo"] or data.PASSENGERS[passenger]["destination"] != partner:
-        violate("passenger.drop-off", f"You carry no passenger {passenger} bound for this culture.")
+        violate("passenger.drop-off", T("You carry no passenger {passenger} bound for this culture.",
+                                        passenger=passenger))
 
 
 def carried_items(p: dict) -> list[str]:
@@ -197,9 +201,9 @@ def carried_items(p: dict) -> list[str]:
 def check_jettison(state: dict, pid: str, item: str) -> None:
     """Validate jettison (capacity.free-space)."""
     if item not in data.CARGO_TOKENS + data.PASSENGER_ORDER + data.EQUIPMENT_ORDER:
-        violate("turn.payload", f"{item} is not an item.")
+        violate("turn.payload", T("{item} is not an item.", item=item))
     if item not in carried_items(player(state, pid)):
-        violate("capacity.free-space", f"You carry no {item} to jettison.")
+        violate("capacity.free-space", T("You carry no {item} to jettison.", item=item))
 
 
 def _buy_candidates(state: dict, pid: str) -> list[dict]:

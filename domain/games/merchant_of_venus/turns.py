@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from domain.engine import RuleViolation, event
+from domain.engine.text import T
 
 from . import data
 from .state import net_worth
@@ -15,7 +16,7 @@ def setup_events(players: list[str], options: dict, rng) -> list[dict]:
     if races is None:
         races = rng.shuffled(data.RACES)[:n]
     elif len(races) != n:
-        raise RuleViolation("turn.payload", "The races option must name one race per seat.")
+        raise RuleViolation("turn.payload", T("The races option must name one race per seat."))
     fixed = options.get("fixed_cultures")
     if fixed:
         placement = {s: fixed[s] for s in data.SYSTEM_ORDER}

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from domain.engine import event
+from domain.engine.text import T
 
 from .building import build_candidates, build_events, check_build
 from .common import is_int, require
@@ -16,11 +17,12 @@ def _cost(cmd: str, res: str) -> int:
 def check_bonus_temple(state, player, visit, payload):
     """bonus.temple: 1 stone, a temple below the top."""
     temple = payload.get("temple")
-    require(temple in TEMPLES, "bonus.temple", f"There is no temple called {temple} (sea, forest, mountain).")
+    require(temple in TEMPLES, "bonus.temple", T("There is no temple called {temple} (sea, forest, mountain).",
+                                                 temple=temple))
     require(player["resources"]["stone"] >= _cost("bonus_temple", "stone"), "bonus.temple",
-            "The temple bonus costs 1 stone.")
+            T("The temple bonus costs 1 stone."))
     require(player["temples"][temple] < TEMPLE_TOP, "bonus.temple",
-            f"Your disc on the {temple} temple is already at the top.")
+            T("Your disc on the {temple} temple is already at the top.", temple=temple))
 
 
 def cand_bonus_temple(state, player, visit):
@@ -39,7 +41,7 @@ def do_bonus_temple(state, pid, player, visit, payload, rng):
 def check_bonus_build(state, player, visit, payload):
     """bonus.build: 1 food, then the usual build checks."""
     require(player["resources"]["food"] >= _cost("bonus_build", "food"), "bonus.build",
-            "The build bonus costs 1 food.")
+            T("The build bonus costs 1 food."))
     check_build(state, player, payload)
 
 
@@ -58,13 +60,13 @@ def do_bonus_build(state, pid, player, visit, payload, rng):
 def check_bonus_war(state, player, visit, payload):
     """bonus.war (1 wisdom; advance below the top) and attack.once-per-round."""
     choice = payload.get("choice")
-    require(choice in ("advance", "attack"), "bonus.war", "Choose advance or attack.")
+    require(choice in ("advance", "attack"), "bonus.war", T("Choose advance or attack."))
     require(player["resources"]["wisdom"] >= _cost("bonus_war", "wisdom"), "bonus.war",
-            "The war bonus costs 1 wisdom.")
+            T("The war bonus costs 1 wisdom."))
     if choice == "advance":
-        require(player["war"] < WAR["max"], "bonus.war", "Your war disc is already at the top.")
+        require(player["war"] < WAR["max"], "bonus.war", T("Your war disc is already at the top."))
     else:
-        require(not player["attacked"], "attack.once-per-round", "You have already attacked this round.")
+        require(not player["attacked"], "attack.once-per-round", T("You have already attacked this round."))
 
 
 def cand_bonus_war(state, player, visit):
@@ -85,7 +87,7 @@ def check_bonus_orator(state, player, visit, payload):
     """bonus.orator: a non-empty orator slot."""
     slot = payload.get("slot")
     require(is_int(slot) and 1 <= slot <= len(state["orator_row"]) and state["orator_row"][slot - 1],
-            "bonus.orator", f"Orator slot {slot} holds no die.")
+            "bonus.orator", T("Orator slot {slot} holds no die.", slot=slot))
 
 
 def cand_bonus_orator(state, player, visit):
@@ -101,7 +103,7 @@ def do_bonus_orator(state, pid, player, visit, payload, rng):
 
 def check_bonus_resource(state, player, visit, payload):
     """bonus.resource: one of stone, food, wisdom."""
-    require(payload.get("resource") in RESOURCES, "bonus.resource", "Choose stone, food or wisdom.")
+    require(payload.get("resource") in RESOURCES, "bonus.resource", T("Choose stone, food or wisdom."))
 
 
 def cand_bonus_resource(state, player, visit):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from domain.engine import event
+from domain.engine.text import T
 
 from .city import parse, placement_cells, neighbours
 from .common import require
@@ -21,22 +22,23 @@ def cost_of(tile: str, as_farm: bool) -> dict:
 def check_build(state: dict, player: dict, payload: dict) -> None:
     """Validate a build payload for this player (build.*, farm.*, placement.*, effect.overrides-rules)."""
     require("rotation" not in payload, "placement.no-rotation",
-            "Tiles are never rotated; a build takes no rotation.")
+            T("Tiles are never rotated; a build takes no rotation."))
     tile, as_farm, cell = payload.get("tile"), payload.get("as_farm"), payload.get("cell")
     require(tile in state["market"] and tile is not None, "build.from-market",
-            f"The tile {tile} is not face up in the market.")
-    require(isinstance(as_farm, bool), "farm.instead", "Say whether the tile is built as a farm (true or false).")
+            T("The tile {tile} is not face up in the market.", tile=tile))
+    require(isinstance(as_farm, bool), "farm.instead", T("Say whether the tile is built as a farm (true or false)."))
     cost = cost_of(tile, as_farm)
     res = player["resources"]
     require(res["wisdom"] >= cost["wisdom"] and res["stone"] >= cost["stone"], "build.pay-cost",
-            f"The tile {tile} costs {cost['wisdom']} wisdom and {cost['stone']} stone; you cannot pay it.")
-    require(cell is not None, "placement.must-place", "A bought tile must be placed at once: name its cell.")
-    require(parse(cell) is not None, "placement.in-grid", f"Cell {cell} is not on your city grid (A1-E5).")
+            T("The tile {tile} costs {wisdom} wisdom and {stone} stone; you cannot pay it.", tile=tile,
+              wisdom=cost['wisdom'], stone=cost['stone']))
+    require(cell is not None, "placement.must-place", T("A bought tile must be placed at once: name its cell."))
+    require(parse(cell) is not None, "placement.in-grid", T("Cell {cell} is not on your city grid (A1-E5).", cell=cell))
     city = player["city"]
-    require(cell not in city, "placement.empty-cell", f"Cell {cell} already holds a tile.")
+    require(cell not in city, "placement.empty-cell", T("Cell {cell} already holds a tile.", cell=cell))
     if as_farm or not BUILDINGS[tile_kind_name(tile)].get("any_cell"):
         require(any(n in city for n in neighbours(cell)), "placement.adjacent",
-                f"Cell {cell} shares no side with a tile of your city.")
+                T("Cell {cell} shares no side with a tile of your city.", cell=cell))
 
 
 def build_candidates(state: dict, player: dict) -> list:

@@ -1,75 +1,106 @@
 """describe: one readable English sentence per event for the move log (works on redacted events)."""
 from __future__ import annotations
 
-from .command_text import district_card_name, tile_name, words
+from domain.engine.text import T, Text, joined, name as printed
+
+from .command_text import amount, district_card_name, tile_name, words
 
 
-def _amounts(values: dict) -> str:
-    return ", ".join(f"{v} {k}" for k, v in (values or {}).items() if v) or "nothing"
+def _amounts(values: dict) -> Text:
+    return joined([amount(v, k) for k, v in (values or {}).items() if v], empty=T("nothing"))
 
 
-def _gains(gains: dict) -> str:
-    parts = [f"+{gains[k]} {k}" for k in ("vp", "stone", "food", "wisdom", "war") if gains.get(k)]
-    parts += [f"+{n} on {t}" for t, n in (gains.get("temples") or {}).items() if n]
-    return ", ".join(parts) or "nothing"
+def _gains(gains: dict) -> Text:
+    parts = [T("+{n} {what}", n=gains[k], what=printed(k)) for k in ("vp", "stone", "food", "wisdom", "war")
+             if gains.get(k)]
+    parts += [T("+{n} on {temple}", n=n, temple=printed(t)) for t, n in (gains.get("temples") or {}).items() if n]
+    return joined(parts, empty=T("nothing"))
 
 
-def _visited(d, who, name):
-    paid = f", paying {d.get('wisdom_paid')} wisdom" if d.get("wisdom_paid") else ""
-    bonus = " (bonus available)" if d.get("bonus_available") else ""
-    worker = "the Archon" if d.get("worker") == "archon" else "an orator die" if d.get("die_value_to") is None \
-        else "a citizen die"
-    return f"{who} visited the {words(d.get('site'))} with {worker}{paid}{bonus}."
+def _visited(d, who, name) -> Text:
+    worker = T("the Archon") if d.get("worker") == "archon" else T("an orator die") \
+        if d.get("die_value_to") is None else T("a citizen die")
+    what = {"player": who, "site": words(d.get("site")), "worker": worker}
+    paid, bonus = d.get("wisdom_paid"), d.get("bonus_available")
+    if paid and bonus:
+        return T("{player} visited the {site} with {worker}, paying {paid} wisdom (bonus available).", paid=paid,
+                 **what)
+    if paid:
+        return T("{player} visited the {site} with {worker}, paying {paid} wisdom.", paid=paid, **what)
+    if bonus:
+        return T("{player} visited the {site} with {worker} (bonus available).", **what)
+    return T("{player} visited the {site} with {worker}.", **what)
 
 
-def _refilled(d, who, name):
+def _refilled(d, who, name) -> Text:
     if d.get("tile"):
-        return f"Market slot {d.get('slot')} was refilled with the {tile_name(d.get('tile'))}."
-    return f"Market slot {d.get('slot')} stays empty."
+        return T("Market slot {slot} was refilled with the {tile}.", slot=d.get("slot"), tile=tile_name(d.get("tile")))
+    return T("Market slot {slot} stays empty.", slot=d.get("slot"))
 
 
-def _visit_ended(d, who, name):
+def _visit_ended(d, who, name) -> Text:
     lost = d.get("forfeited") or []
-    return f"{who} ended the visit" + (f", forfeiting the {' and '.join(lost)}." if lost else ".")
+    if lost:
+        return T("{player} ended the visit, forfeiting the {lost}.", player=who,
+                 lost=joined([printed(x) for x in lost], T(" and ")))
+    return T("{player} ended the visit.", player=who)
 
 
-def _closed(d, who, name):
-    gold = f" and took {d.get('gold')} gold from {district_card_name(d.get('card'))}" if d.get("gold") else ""
-    return (f"{who} closed the {d.get('anchor')} district with a {d.get('die_value')} die "
-            f"for {d.get('vp')} VP{gold}.")
+def _closed(d, who, name) -> Text:
+    what = {"player": who, "anchor": d.get("anchor"), "value": d.get("die_value"), "vp": d.get("vp")}
+    if d.get("gold"):
+        return T("{player} closed the {anchor} district with a {value} die for {vp} VP and took {gold} gold from "
+                 "{card}.", gold=d.get("gold"), card=district_card_name(d.get("card")), **what)
+    return T("{player} closed the {anchor} district with a {value} die for {vp} VP.", **what)
+
+
+def _bought(d, who, name) -> Text:
+    what = {"player": who, "tile": tile_name(d.get("tile")), "cell": d.get("cell")}
+    if d.get("as_farm"):
+        return T("{player} bought the {tile} as a farm and placed it on {cell}.", **what)
+    return T("{player} bought the {tile} as a building and placed it on {cell}.", **what)
+
+
+def _zodiac(d, who, name) -> Text:
+    if d.get("card"):
+        return T("{player} took the {card} card from the {temple} zodiac deck.", player=who,
+                 card=printed(d["card"]), temple=printed(d.get("temple")))
+    return T("{player} took a card from the {temple} zodiac deck.", player=who, temple=printed(d.get("temple")))
 
 
 SENTENCES = {
-    "match_set_up": lambda d, who, name: (f"The match was set up for {', '.join(map(name, d.get('seats', [])))}; "
-                                          f"{name(d.get('first_player'))} goes first."),
-    "round_started": lambda d, who, name: (f"Round {d.get('round')} started; "
-                                           f"{name((d.get('order') or ['?'])[0])} leads."),
+    "match_set_up": lambda d, who, name: T("The match was set up for {seats}; {first} goes first.",
+                                           seats=joined(list(map(name, d.get("seats", [])))),
+                                           first=name(d.get("first_player"))),
+    "round_started": lambda d, who, name: T("Round {round} started; {player} leads.", round=d.get("round"),
+                                            player=name((d.get("order") or ["?"])[0])),
     "site_visited": _visited,
-    "temple_advanced": lambda d, who, name: (f"{who} advanced on the {d.get('temple')} temple "
-                                             f"from {d.get('from')} to {d.get('to')}."),
-    "zodiac_card_taken": lambda d, who, name: (f"{who} took "
-                                               f"{'the ' + d['card'] + ' card' if d.get('card') else 'a card'}"
-                                               f" from the {d.get('temple')} zodiac deck."),
-    "citizen_die_taken": lambda d, who, name: (f"{who} took the citizen die from slot {d.get('slot')} "
-                                               f"for {d.get('wisdom_paid')} wisdom."),
-    "building_bought": lambda d, who, name: (f"{who} bought the {tile_name(d.get('tile'))} "
-                                             f"{'as a farm' if d.get('as_farm') else 'as a building'} "
-                                             f"and placed it on {d.get('cell')}."),
+    "temple_advanced": lambda d, who, name: T("{player} advanced on the {temple} temple from {start} to {to}.",
+                                              player=who, temple=printed(d.get("temple")), start=d.get("from"),
+                                              to=d.get("to")),
+    "zodiac_card_taken": _zodiac,
+    "citizen_die_taken": lambda d, who, name: T("{player} took the citizen die from slot {slot} for {paid} wisdom.",
+                                                player=who, slot=d.get("slot"), paid=d.get("wisdom_paid")),
+    "building_bought": _bought,
     "market_refilled": _refilled,
-    "effect_applied": lambda d, who, name: f"{who}'s {tile_name(d.get('tile'))} gave {_gains(d.get('gains') or {})}.",
-    "food_spent": lambda d, who, name: (f"{who} spent {d.get('food')} food: +{d.get('to_die')} on the die, "
-                                        f"+{d.get('to_war')} war."),
-    "war_advanced": lambda d, who, name: f"{who} advanced on the war track to {d.get('to')}.",
-    "attack_made": lambda d, who, name: (f"{who} attacked from war {d.get('war')}, gaining "
-                                         f"{_amounts(d.get('reward'))} and {d.get('vp')} VP."),
-    "resources_gained": lambda d, who, name: f"{who} gained {_amounts(d.get('gains'))}.",
-    "orator_die_taken": lambda d, who, name: f"{who} took the orator die from slot {d.get('slot')}.",
+    "effect_applied": lambda d, who, name: T("{player}'s {tile} gave {gains}.", player=who,
+                                             tile=tile_name(d.get("tile")), gains=_gains(d.get("gains") or {})),
+    "food_spent": lambda d, who, name: T("{player} spent {food} food: +{die} on the die, +{war} war.", player=who,
+                                         food=d.get("food"), die=d.get("to_die"), war=d.get("to_war")),
+    "war_advanced": lambda d, who, name: T("{player} advanced on the war track to {to}.", player=who, to=d.get("to")),
+    "attack_made": lambda d, who, name: T("{player} attacked from war {war}, gaining {reward} and {vp} VP.",
+                                          player=who, war=d.get("war"), reward=_amounts(d.get("reward")),
+                                          vp=d.get("vp")),
+    "resources_gained": lambda d, who, name: T("{player} gained {gains}.", player=who, gains=_amounts(d.get("gains"))),
+    "orator_die_taken": lambda d, who, name: T("{player} took the orator die from slot {slot}.", player=who,
+                                               slot=d.get("slot")),
     "visit_ended": _visit_ended,
     "district_closed": _closed,
-    "player_passed": lambda d, who, name: f"{who} passed.",
-    "turn_ended": lambda d, who, name: f"{name(d.get('next'))} is next.",
-    "round_ended": lambda d, who, name: f"Round {d.get('round')} ended.",
-    "game_ended": lambda d, who, name: f"The game ended; winner: {', '.join(map(name, d.get('winners', [])))}.",
+    "player_passed": lambda d, who, name: T("{player} passed.", player=who),
+    "turn_ended": lambda d, who, name: T("{player} is next.", player=name(d.get("next"))),
+    "round_ended": lambda d, who, name: T("Round {round} ended.", round=d.get("round")),
+    "game_ended": lambda d, who, name: T("The game ended; winner: {winners}.",
+                                         winners=joined(list(map(name, d.get("winners", []))))),
 }
 
 
@@ -79,6 +110,6 @@ def describe(ev: dict, name) -> str:
         d = ev.get("data") or {}
         who = str(name(d["player"])) if d.get("player") is not None else "someone"
         line = SENTENCES.get(ev.get("type"))
-        return line(d, who, name) if line else f"{ev.get('type')} happened."
+        return line(d, who, name) if line else Text(f"{ev.get('type')} happened.")
     except Exception:  # describe must never raise, whatever a redacted or odd event holds
-        return "An event happened."
+        return T("An event happened.")

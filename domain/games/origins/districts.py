@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from domain.engine import event
+from domain.engine.text import T
 
 from .city import ANCHORS, block, closed_cells, is_building
 from .common import citizen_die, next_player, require
@@ -19,20 +20,21 @@ def check_close(state: dict, player: dict, payload: dict) -> None:
     """district.block-filled, district.tiles-free, district.citizen-die, district.gold-card (in this order)."""
     anchor, die_id, card = payload.get("anchor"), payload.get("die"), payload.get("card")
     cells = block(anchor)
-    require(cells is not None, "district.block-filled", f"Anchor {anchor} does not name a 2x2 block of your city.")
+    require(cells is not None, "district.block-filled", T("Anchor {anchor} does not name a 2x2 block of your city.",
+                                                          anchor=anchor))
     city = player["city"]
     require(all(c in city for c in cells), "district.block-filled",
-            f"All four cells of the {anchor} block must hold tiles.")
+            T("All four cells of the {anchor} block must hold tiles.", anchor=anchor))
     require(not set(cells) & closed_cells(player), "district.tiles-free",
-            "A tile of that block already belongs to a closed district.")
+            T("A tile of that block already belongs to a closed district."))
     require(citizen_die(player, die_id) is not None, "district.citizen-die",
-            "Only a citizen die in one of your stands can close a district.")
+            T("Only a citizen die in one of your stands can close a district."))
     eligible = eligible_cards(state, {city[c]["kind"] for c in cells})
     if eligible:
         require(card in eligible, "district.gold-card",
-                f"Name one district card this block fulfils: {', '.join(eligible)}.")
+                T("Name one district card this block fulfils: {items}.", items=', '.join(eligible)))
     else:
-        require(card is None, "district.gold-card", "No face-up card with gold matches this block; name none.")
+        require(card is None, "district.gold-card", T("No face-up card with gold matches this block; name none."))
 
 
 def close_candidates(state: dict, player: dict) -> list:

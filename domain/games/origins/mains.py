@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from domain.engine import event
+from domain.engine.text import T
 
 from .building import build_candidates, build_events, check_build
 from .common import citizen_die, free_stands, is_int, require, roll_die
@@ -13,11 +14,12 @@ from .data import CITIZEN_COSTS, DATA, DICE, RESOURCES, TEMPLE_TOP, TEMPLES, WAR
 def check_advance_temple(state, player, visit, payload):
     """temple.top and temple.advance-two."""
     temple = payload.get("temple")
-    require(temple in TEMPLES, "temple.advance-two", f"There is no temple called {temple} (sea, forest, mountain).")
+    require(temple in TEMPLES, "temple.advance-two", T("There is no temple called {temple} (sea, forest, mountain).",
+                                                       temple=temple))
     require(player["temples"][temple] < TEMPLE_TOP, "temple.top",
-            f"Your disc on the {temple} temple is already at the top.")
+            T("Your disc on the {temple} temple is already at the top.", temple=temple))
     require(player["resources"]["stone"] >= DATA["temple_advance"]["stone"], "temple.advance-two",
-            "Advancing on a temple costs 1 stone.")
+            T("Advancing on a temple costs 1 stone."))
 
 
 def cand_advance_temple(state, player, visit):
@@ -48,10 +50,10 @@ def check_take_citizen_die(state, player, visit, payload):
     """citizen.choose-slot, citizen.needs-free-stand, citizen.pay-wisdom."""
     slot = payload.get("slot")
     require(is_int(slot) and 1 <= slot <= len(state["citizen_row"]), "citizen.choose-slot",
-            f"Choose a citizen-row slot from 1 to {len(state['citizen_row'])}.")
-    require(free_stands(player) > 0, "citizen.needs-free-stand", "You have no free dice stand.")
+            T("Choose a citizen-row slot from 1 to {count}.", count=len(state['citizen_row'])))
+    require(free_stands(player) > 0, "citizen.needs-free-stand", T("You have no free dice stand."))
     require(player["resources"]["wisdom"] >= CITIZEN_COSTS[slot - 1], "citizen.pay-wisdom",
-            f"Slot {slot} costs {CITIZEN_COSTS[slot - 1]} wisdom.")
+            T("Slot {slot} costs {citizen_costs} wisdom.", slot=slot, citizen_costs=CITIZEN_COSTS[slot - 1]))
 
 
 def cand_take_citizen_die(state, player, visit):
@@ -100,14 +102,14 @@ def check_spend_food(state, player, visit, payload):
     lo, hi = DATA["food_spend"]["min"], DATA["food_spend"]["max"]
     require(is_int(to_die) and is_int(to_war) and to_die >= 0 and to_war >= 0
             and lo <= to_die + to_war <= hi and to_die + to_war <= player["resources"]["food"],
-            "food.amount", f"Spend {lo} to {hi} food, and no more than you have.")
+            "food.amount", T("Spend {lo} to {hi} food, and no more than you have.", lo=lo, hi=hi))
     die = visit_die(player, visit)
     require(to_die == 0 or die is not None, "food.target-die",
-            "Only the citizen die that made this visit can take food; this visit can only buy war.")
+            T("Only the citizen die that made this visit can take food; this visit can only buy war."))
     require(to_die == 0 or die["value"] + to_die <= DICE["max_value"], "dice.max-six",
-            f"A die can never go above {DICE['max_value']}.")
+            T("A die can never go above {max_value}.", max_value=DICE['max_value']))
     require(player["war"] + to_war <= WAR["max"], "food.no-waste",
-            f"The war disc cannot pass {WAR['max']}; every food must take effect.")
+            T("The war disc cannot pass {max}; every food must take effect.", max=WAR['max']))
 
 
 def cand_spend_food(state, player, visit):
@@ -129,7 +131,7 @@ def do_spend_food(state, pid, player, visit, payload, rng):
 
 def check_attack(state, player, visit, payload):
     """attack.once-per-round."""
-    require(not player["attacked"], "attack.once-per-round", "You have already attacked this round.")
+    require(not player["attacked"], "attack.once-per-round", T("You have already attacked this round."))
 
 
 def attack_event(state, pid, wisdom_paid: int, source: str) -> dict:
@@ -158,7 +160,8 @@ def check_gather(state, player, visit, payload):
     """gather.two."""
     amounts = [payload.get(r) for r in RESOURCES]
     require(all(is_int(a) and a >= 0 for a in amounts) and sum(amounts) == DATA["gather_amount"],
-            "gather.two", f"Gather exactly {DATA['gather_amount']} basic resources in any mix.")
+            "gather.two", T("Gather exactly {gather_amount} basic resources in any mix.",
+                            gather_amount=DATA['gather_amount']))
 
 
 def cand_gather(state, player, visit):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from domain.engine import RuleViolation
+from domain.engine.text import T
 
 from .bonuses import BONUS_ACTIONS
 from .common import ready_workers, require
@@ -20,12 +21,12 @@ def decide(state: dict, player: str, command: dict, rng) -> list:
     ctype = command.get("type") if isinstance(command, dict) else None
     payload = command.get("payload") if isinstance(command, dict) else None
     payload = payload if isinstance(payload, dict) else {}
-    require(isinstance(ctype, str), "round.turn-order", "A command needs a type.")
+    require(isinstance(ctype, str), "round.turn-order", T("A command needs a type."))
     require(state["status"] == "playing" and player == state["current"], "round.turn-order",
-            "It is not your turn.")
+            T("It is not your turn."))
     visit = state["visit"]
     if ctype in TURN_COMMANDS:
-        require(visit is None, "round.turn-order", "Finish your open visit first.")
+        require(visit is None, "round.turn-order", T("Finish your open visit first."))
         if ctype == "visit":
             return [visit_event(state, player, payload)]
         if ctype == "close_district":
@@ -35,7 +36,7 @@ def decide(state: dict, player: str, command: dict, rng) -> list:
         return end_visit_events(state, player)
     if ctype in MAIN_ACTIONS or ctype in BONUS_ACTIONS:
         return action_events(state, player, ctype, payload, rng)
-    raise RuleViolation("round.turn-order", f"Unknown command {ctype}.")
+    raise RuleViolation("round.turn-order", T("Unknown command {ctype}.", ctype=ctype))
 
 
 def _visit_commands(state: dict, pid: str) -> list:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 
 from domain.engine import RuleViolation, event
+from domain.engine.text import T
 
 from .bonuses import BONUS_ACTIONS
 from .common import ARCHON, citizen_die, free_stands, next_player, next_dial, orator_die, require
@@ -71,14 +72,16 @@ def visit_event(state: dict, pid: str, payload: dict) -> dict:
     """Check a visit (visit.worker, visit.dial-cost, visit.main-possible) and return site_visited."""
     player = state["players"][pid]
     worker, site = payload.get("worker"), payload.get("site")
-    require(isinstance(site, str) and site in SITES, "visit.main-possible", f"There is no site called {site}.")
+    require(isinstance(site, str) and site in SITES, "visit.main-possible", T("There is no site called {site}.",
+                                                                              site=site))
     found = _worker(player, worker)
-    require(found is not None, "visit.worker", f"Worker {worker} is not a ready worker of yours.")
+    require(found is not None, "visit.worker", T("Worker {worker} is not a ready worker of yours.", worker=worker))
     kind, colour, value = found
     dial = state["sites"][site]["dial"]
     paid = 0 if kind == "archon" else max(0, dial - value)
     require(player["resources"]["wisdom"] >= paid, "visit.dial-cost",
-            f"The {site} dial shows {dial}: you need {paid} wisdom to visit with a {value}.")
+            T("The {site} dial shows {dial}: you need {paid} wisdom to visit with a {value}.", site=site, dial=dial,
+              paid=paid, value=value))
     ev = event("site_visited", player=pid, site=site, worker=worker, wisdom_paid=paid, dial_from=dial,
                dial_to=next_dial(dial),
                die_value_to=min(DICE["max_value"], value + 1) if kind == "citizen" else None,
@@ -88,8 +91,9 @@ def visit_event(state: dict, pid: str, payload: dict) -> dict:
     apply_visit_to_player(preview, ev["data"])
     if not main_commands(state, preview, record):
         if site == MAIN_SITE["take_citizen_die"] and free_stands(preview) == 0:
-            raise RuleViolation("citizen.needs-free-stand", "You have no free dice stand for a new citizen die.")
-        raise RuleViolation("visit.main-possible", f"You could not do the {site} main action after this visit.")
+            raise RuleViolation("citizen.needs-free-stand", T("You have no free dice stand for a new citizen die."))
+        raise RuleViolation("visit.main-possible", T("You could not do the {site} main action after this visit.",
+                                                     site=site))
     return ev
 
 
@@ -107,14 +111,15 @@ def action_events(state: dict, pid: str, ctype: str, payload: dict, rng) -> list
     player = state["players"][pid]
     if ctype in MAIN_ACTIONS:
         require(visit is not None and MAIN_SITE[ctype] == visit["site"] and not visit["main_done"],
-                "visit.main-possible", f"The command {ctype} is not the open main action of a visit of yours.")
+                "visit.main-possible", T("The command {ctype} is not the open main action of a visit of yours.",
+                                         ctype=ctype))
         check, _, produce = MAIN_ACTIONS[ctype]
         flag = "main_done"
     else:
         token = state["sites"][visit["site"]]["token"] if visit else None
         require(visit is not None and visit["bonus_available"] and BONUS_TOKEN[ctype] == token,
-                "bonus.colour-match", "Your worker's colour does not match this bonus action token.")
-        require(not visit["bonus_done"], "bonus.before-or-after", "You have already used this visit's bonus.")
+                "bonus.colour-match", T("Your worker's colour does not match this bonus action token."))
+        require(not visit["bonus_done"], "bonus.before-or-after", T("You have already used this visit's bonus."))
         check, _, produce = BONUS_ACTIONS[ctype]
         flag = "bonus_done"
     check(state, player, visit, payload)
@@ -131,7 +136,7 @@ def end_visit_events(state: dict, pid: str) -> list:
     """Check end_visit and return visit_ended (with what is forfeited) and turn_ended."""
     visit = state["visit"]
     require(visit is not None and end_visit_allowed(state, state["players"][pid], visit), "visit.end",
-            "You can end a visit only once its main action is done or impossible.")
+            T("You can end a visit only once its main action is done or impossible."))
     return forfeit_events(state, pid) + [event("turn_ended", player=pid, next=next_player(state))]
 
 

@@ -1,6 +1,8 @@
 """Component actions and pass: relic fragments, research, Enigmatic Device, Nano-Forge, Maw of Worlds (§5.8-5.9)."""
 from __future__ import annotations
 
+from domain.engine.text import T
+
 from . import board, flow
 from .board import MAW, NANO_FORGE
 from .data import CONST, PLANET_DECKS, TECHNOLOGIES
@@ -19,11 +21,13 @@ def check_purge(state: dict, player: str, payload: dict) -> None:
     frags = state["players"][player]["fragments"]
     need = CONST["fragments_per_relic"]
     if kind not in PLANET_DECKS:
-        fail("relics.purge-three", "Choose cultural, industrial or hazardous fragments to purge.")
+        fail("relics.purge-three", T("Choose cultural, industrial or hazardous fragments to purge."))
     if unknown < 0 or len(frags[kind]) < need - unknown or len(frags["unknown"]) < unknown:
-        fail("relics.purge-three", f"You need {need} {kind} fragments (unknown ones count) in front of you.")
+        fail("relics.purge-three", T("You need {need} {kind} fragments (unknown ones count) in front of you.",
+                                     need=need, kind=kind))
     if unknown > CONST["max_unknown_fragments"]:
-        fail("relics.unknown", f"At least 1 of the {need} purged fragments must be a {kind} fragment.")
+        fail("relics.unknown", T("At least 1 of the {need} purged fragments must be a {kind} fragment.", need=need,
+                                 kind=kind))
 
 
 def apply_purge(em, player: str, payload: dict) -> None:
@@ -61,10 +65,10 @@ def check_research(state: dict, player: str, payload: dict) -> None:
     """tech.research: a technology you lack, 1 command token and 5 TG."""
     me = state["players"][player]
     if payload["technology"] not in _unowned(state, player):
-        fail("tech.research", f"{payload['technology']} is not a technology you can still gain.")
+        fail("tech.research", T("{technology} is not a technology you can still gain.",
+                                technology=payload['technology']))
     if me["command_tokens"] < CONST["research_command_tokens"] or me["trade_goods"] < CONST["research_trade_goods"]:
-        fail("tech.research", f"Research costs {CONST['research_command_tokens']} command token and "
-                              f"{CONST['research_trade_goods']} TG.")
+        fail("tech.research", T("Research costs {research_command_tokens} command token and {research_trade_goods} TG.", research_command_tokens=CONST['research_command_tokens'], research_trade_goods=CONST['research_trade_goods']))
 
 
 def apply_research(em, player: str, payload: dict) -> None:
@@ -87,11 +91,13 @@ def check_device(state: dict, player: str, payload: dict) -> None:
     """tech.enigmatic-device: own a device, 6 TG, a technology you lack."""
     me = state["players"][player]
     if not me["devices"]:
-        fail("tech.enigmatic-device", "You have no Enigmatic Device in your play area.")
+        fail("tech.enigmatic-device", T("You have no Enigmatic Device in your play area."))
     if payload["technology"] not in _unowned(state, player):
-        fail("tech.enigmatic-device", f"{payload['technology']} is not a technology you can still gain.")
+        fail("tech.enigmatic-device", T("{technology} is not a technology you can still gain.",
+                                        technology=payload['technology']))
     if me["trade_goods"] < CONST["enigmatic_device_trade_goods"]:
-        fail("tech.enigmatic-device", f"The Enigmatic Device costs {CONST['enigmatic_device_trade_goods']} TG.")
+        fail("tech.enigmatic-device", T("The Enigmatic Device costs {enigmatic_device_trade_goods} TG.",
+                                        enigmatic_device_trade_goods=CONST['enigmatic_device_trade_goods']))
 
 
 def apply_device(em, player: str, payload: dict) -> None:
@@ -121,9 +127,10 @@ def _forge_targets(state: dict, player: str) -> list:
 def check_forge(state: dict, player: str, payload: dict) -> None:
     """relics.nano-forge: own it; attach it to a non-home planet you control."""
     if not board.relic_entry(state, player, NANO_FORGE):
-        fail("relics.nano-forge", "You do not own the Nano-Forge.")
+        fail("relics.nano-forge", T("You do not own the Nano-Forge."))
     if payload["planet"] not in _forge_targets(state, player):
-        fail("relics.nano-forge", f"The Nano-Forge goes on a non-home planet you control, not {payload['planet']}.")
+        fail("relics.nano-forge", T("The Nano-Forge goes on a non-home planet you control, not {planet}.",
+                                    planet=payload['planet']))
 
 
 def apply_forge(em, player: str, payload: dict) -> None:
@@ -142,9 +149,9 @@ def legal_forge(state: dict, player: str) -> list:
 def check_maw(state: dict, player: str, payload: dict) -> None:
     """relics.maw: own it; gain a technology you lack."""
     if not board.relic_entry(state, player, MAW):
-        fail("relics.maw", "You do not own the Maw of Worlds.")
+        fail("relics.maw", T("You do not own the Maw of Worlds."))
     if payload["technology"] not in _unowned(state, player):
-        fail("relics.maw", f"{payload['technology']} is not a technology you can still gain.")
+        fail("relics.maw", T("{technology} is not a technology you can still gain.", technology=payload['technology']))
 
 
 def apply_maw(em, player: str, payload: dict) -> None:

@@ -1,6 +1,8 @@
 """Exploration commands: choose a deck, resolve a card, Dark Energy Tap, the Crown, and ending the turn (§5.1, §5.6-5.7)."""
 from __future__ import annotations
 
+from domain.engine.text import T
+
 from . import board, cards, flow
 from .board import CROWN
 from .data import PLANETS, card_type
@@ -24,7 +26,8 @@ def check_deck(state: dict, player: str, payload: dict) -> None:
     """73.2c: the deck must match one of the planet's traits."""
     decks = state["exploration"]["decks"]
     if payload["deck"] not in decks:
-        fail("73.2c", f"{state['exploration']['planet']} can only be explored with the {' or '.join(decks)} deck.")
+        fail("73.2c", T("{planet} can only be explored with the {items} deck.",
+                        planet=state['exploration']['planet'], items=' or '.join(decks)))
 
 
 def apply_deck(em, player: str, payload: dict) -> None:
@@ -47,13 +50,16 @@ def check_resolve(state: dict, player: str, payload: dict) -> None:
     option, system = payload["option"], payload.get("system")
     kind = card_type(ex["card"])
     if option not in kind["options"]:
-        fail("73.7", f"{ex['card']} offers the options {', '.join(kind['options'])}, not {option}.")
+        fail("73.7", T("{card} offers the options {items}, not {option}.", card=ex['card'],
+               items=', '.join(kind['options']), option=option))
     if not cards.option_holds(state, ex, option):
-        fail("explore.options", f"The option {option} of {ex['card']} is not possible right now.")
+        fail("explore.options", T("The option {option} of {card} is not possible right now.", option=option,
+                                  card=ex['card']))
     if option != "gain" and system is not None:
-        fail("explore.options", "Only Lost Crew takes a system.")
+        fail("explore.options", T("Only Lost Crew takes a system."))
     if option == "gain" and system is not None and system not in cards.lost_crew_targets(state, ex["system"]):
-        fail("explore.options", f"{system} must be adjacent, without planets and without a frontier token.")
+        fail("explore.options", T("{system} must be adjacent, without planets and without a frontier token.",
+                                  system=system))
 
 
 def apply_resolve(em, player: str, payload: dict) -> None:
@@ -82,12 +88,12 @@ def check_crown(state: dict, player: str, payload: dict) -> None:
     """relic.crown-explore, 73.3 (an explored planet may be explored again), 73.2b."""
     entry = board.relic_entry(state, player, CROWN)
     if not entry or entry["exhausted"]:
-        fail("relic.crown-explore", "You need a ready Crown of Emphidia.")
+        fail("relic.crown-explore", T("You need a ready Crown of Emphidia."))
     planet = payload["planet"]
     if planet not in state["planets"] or state["planets"][planet]["controller"] != player:
-        fail("relic.crown-explore", f"The Crown explores a planet you control; {planet} is not yours.")
+        fail("relic.crown-explore", T("The Crown explores a planet you control; {planet} is not yours.", planet=planet))
     if not PLANETS[planet]["traits"]:
-        fail("73.2b", f"{planet} has no trait and cannot be explored.")
+        fail("73.2b", T("{planet} has no trait and cannot be explored.", planet=planet))
 
 
 def apply_crown(em, player: str, payload: dict) -> None:
@@ -106,7 +112,7 @@ def legal_crown(state: dict, player: str) -> list:
 def check_end_turn(state: dict, player: str, payload: dict) -> None:
     """tech.dark-energy-tap: a due frontier exploration must be resolved first."""
     if state["det_due"]:
-        fail("tech.dark-energy-tap", "Dark Energy Tap is mandatory: explore the frontier token first.")
+        fail("tech.dark-energy-tap", T("Dark Energy Tap is mandatory: explore the frontier token first."))
 
 
 def apply_end_turn(em, player: str, payload: dict) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from marshmallow import ValidationError
 
 from domain.engine.errors import RuleViolation
+from domain.engine.text import T
 
 from . import board, components, exploring, tactical, transactions
 from .board import DET
@@ -29,37 +30,40 @@ def _gate(state: dict, player: str, kind: str) -> None:
     proposal = state["proposal"]
     if proposal and not state["finished"]:
         if player != proposal["to"] or kind not in ("accept_transaction", "decline_transaction"):
-            fail("transaction.response", f"{proposal['to']} must first accept or decline the pending proposal.")
+            fail("transaction.response", T("{to} must first accept or decline the pending proposal.",
+                                           to=proposal['to']))
         return
     if player not in active_players(state):
-        fail("flow.not-your-turn", "It is not your turn.")
+        fail("flow.not-your-turn", T("It is not your turn."))
     if kind == "explore_frontier" and not board.owns_tech(state, player, DET):
-        fail("73.4", "Only a player who owns Dark Energy Tap can explore a frontier token.")
+        fail("73.4", T("Only a player who owns Dark Energy Tap can explore a frontier token."))
     ex = state["exploration"]
     if ex:
         if kind == "gain_control":
-            fail("73.comment-4", "Finish exploring the planet you just gained before gaining the next one.")
+            fail("73.comment-4", T("Finish exploring the planet you just gained before gaining the next one."))
         if kind in ("explore_frontier", "use_crown_of_emphidia"):
-            fail("73.2d", "Resolve the pending exploration card completely before starting another exploration.")
+            fail("73.2d", T("Resolve the pending exploration card completely before starting another exploration."))
         if kind not in exploring.EXPLORATION_STAGE_COMMANDS[ex["stage"]]:
-            fail("flow.wrong-step", f"An exploration is pending ({ex['stage']}); {kind} is not possible now.")
+            fail("flow.wrong-step", T("An exploration is pending ({stage}); {kind} is not possible now.",
+                                      stage=ex['stage'], kind=kind))
     if kind == "explore_frontier" and state["step"] == "after_action" and not state["det_due"]:
-        fail("tech.dark-energy-tap", "No frontier exploration is due after this tactical action.")
+        fail("tech.dark-energy-tap", T("No frontier exploration is due after this tactical action."))
     if not HANDLERS[kind].when(state, player):
         if kind == "propose_transaction":
-            fail("transaction.windows", "Proposals are allowed only before your action or while a card is revealed.")
-        fail("flow.wrong-step", f"{kind} is not possible in the current step ({state['step']}).")
+            fail("transaction.windows", T("Proposals are allowed only before your action or while a card is revealed."))
+        fail("flow.wrong-step", T("{kind} is not possible in the current step ({step}).", kind=kind,
+                                  step=state['step']))
 
 
 def _load(command: dict) -> tuple:
     """The command type and its payload loaded through the schema."""
     kind = command.get("type") if isinstance(command, dict) else None
     if kind not in COMMAND_SCHEMAS:
-        fail("flow.wrong-step", f"{kind!r} is not a command of this game.")
+        fail("flow.wrong-step", T("{kind} is not a command of this game.", kind=repr(kind)))
     try:
         payload = COMMAND_SCHEMAS[kind].load(command.get("payload") or {})
     except ValidationError as exc:
-        fail("flow.wrong-step", f"The {kind} payload is malformed: {exc.messages}.")
+        fail("flow.wrong-step", T("The {kind} payload is malformed: {messages}.", kind=kind, messages=exc.messages))
     return kind, payload
 
 

@@ -1,6 +1,8 @@
 """Tactical action commands: activate, move, invade, gain control, produce (§5.3)."""
 from __future__ import annotations
 
+from domain.engine.text import T
+
 from . import board, flow
 from .data import CONST, SYSTEMS
 from .handler import Handler, empty_payload, fail, no_check
@@ -26,16 +28,17 @@ def check_activate(state: dict, player: str, payload: dict) -> None:
     """tactical.command-token, tactical.once-per-round, tactical.eligible-system, movement.blockade."""
     system = payload["system"]
     if system not in SYSTEMS:
-        fail("tactical.eligible-system", f"There is no system called {system}.")
+        fail("tactical.eligible-system", T("There is no system called {system}.", system=system))
     if state["players"][player]["command_tokens"] < 1:
-        fail("tactical.command-token", "Activating a system costs a command token and you have none left.")
+        fail("tactical.command-token", T("Activating a system costs a command token and you have none left."))
     if system in state["activated"].get(player, []):
-        fail("tactical.once-per-round", f"You have already activated {system} this round.")
+        fail("tactical.once-per-round", T("You have already activated {system} this round.", system=system))
     if not _reachable(state, player, system):
         fail("tactical.eligible-system",
-             f"{system} is not your home, holds none of your ships and is not next to any ship you can move.")
+             T("{system} is not your home, holds none of your ships and is not next to any ship you can move.",
+               system=system))
     if board.other_ships(state, system, player):
-        fail("movement.blockade", f"{system} holds another player's ships, so you cannot activate it.")
+        fail("movement.blockade", T("{system} holds another player's ships, so you cannot activate it.", system=system))
 
 
 def apply_activate(em, player: str, payload: dict) -> None:
@@ -61,18 +64,21 @@ def check_move(state: dict, player: str, payload: dict) -> None:
     n_ships, n_forces = payload["ships"], payload["ground_forces"]
     if src not in SYSTEMS or src == active or src not in board.neighbours(state, active):
         if src in SYSTEMS and (board.has_wormhole(state, src) or board.has_wormhole(state, active)):
-            fail("movement.wormholes", f"{src} and {active} are not both wormhole systems, nor are they adjacent.")
-        fail("movement.adjacent", f"Ships may only move 1 hop into {active} from an adjacent system.")
+            fail("movement.wormholes", T("{src} and {active} are not both wormhole systems, nor are they adjacent.",
+                                         src=src, active=active))
+        fail("movement.adjacent", T("Ships may only move 1 hop into {active} from an adjacent system.", active=active))
     if src in state["activated"].get(player, []):
-        fail("tactical.once-per-round", f"Your ships in {src} cannot move: you activated it this round.")
+        fail("tactical.once-per-round", T("Your ships in {src} cannot move: you activated it this round.", src=src))
     have_s, have_g = board.ships(state, src, player), board.space_forces(state, src, player)
     if n_ships < 1 or n_ships > have_s:
-        fail("movement.capacity", f"You must move between 1 and {have_s} ships from {src}.")
+        fail("movement.capacity", T("You must move between 1 and {have_s} ships from {src}.", have_s=have_s, src=src))
     cap = CONST["ship_capacity"]
     if n_forces < 0 or n_forces > have_g or n_forces > cap * n_ships:
-        fail("movement.capacity", f"{n_ships} ships can carry at most {min(have_g, cap * n_ships)} ground forces.")
+        fail("movement.capacity", T("{n_ships} ships can carry at most {min} ground forces.", n_ships=n_ships,
+                                    min=min(have_g, cap * n_ships)))
     if have_g - n_forces > cap * (have_s - n_ships):
-        fail("movement.capacity", f"The ground forces left in {src} would exceed the capacity of the ships left.")
+        fail("movement.capacity", T("The ground forces left in {src} would exceed the capacity of the ships left.",
+                                    src=src))
 
 
 def apply_move(em, player: str, payload: dict) -> None:
@@ -105,12 +111,13 @@ def check_commit(state: dict, player: str, payload: dict) -> None:
     planet, count = payload["planet"], payload["count"]
     active = state["active_system"]
     if planet not in board.planets_in(state, active):
-        fail("invasion.commit", f"{planet} is not a planet of the active system {active}.")
+        fail("invasion.commit", T("{planet} is not a planet of the active system {active}.", planet=planet,
+                                  active=active))
     have = board.space_forces(state, active, player)
     if count < 1 or count > have:
-        fail("invasion.commit", f"You can commit between 1 and {have} ground forces.")
+        fail("invasion.commit", T("You can commit between 1 and {have} ground forces.", have=have))
     if board.has_dmz(state, planet):
-        fail("invasion.dmz", f"{planet} is a demilitarized zone: no ground forces may land there.")
+        fail("invasion.dmz", T("{planet} is a demilitarized zone: no ground forces may land there.", planet=planet))
 
 
 def apply_commit(em, player: str, payload: dict) -> None:
@@ -139,7 +146,8 @@ def when_gain(state: dict, player: str) -> bool:
 def check_gain(state: dict, player: str, payload: dict) -> None:
     """73.comment-4: choose one of the planets waiting to be gained."""
     if payload["planet"] not in state["to_gain"]:
-        fail("73.comment-4", f"{payload['planet']} is not among the planets you are gaining: {state['to_gain']}.")
+        fail("73.comment-4", T("{planet} is not among the planets you are gaining: {to_gain}.",
+                               planet=payload['planet'], to_gain=state['to_gain']))
 
 
 def apply_gain(em, player: str, payload: dict) -> None:
@@ -159,15 +167,16 @@ def check_produce(state: dict, player: str, payload: dict) -> None:
     home = board.home_of(state, player)
     n_ships, n_forces = payload["ships"], payload["ground_forces"]
     if state["active_system"] != home:
-        fail("production.home", "You can only produce when your home system is the active system.")
+        fail("production.home", T("You can only produce when your home system is the active system."))
     if n_ships < 0 or n_forces < 0 or not 1 <= n_ships + n_forces <= CONST["max_units_per_production"]:
-        fail("production.home", f"A production makes 1 to {CONST['max_units_per_production']} units.")
+        fail("production.home", T("A production makes 1 to {max_units_per_production} units.",
+                                  max_units_per_production=CONST['max_units_per_production']))
     cost = flow.production_cost(state, player, n_ships, n_forces)
     if cost > state["players"][player]["trade_goods"]:
-        fail("production.home", f"That production costs {cost} TG and you have fewer.")
+        fail("production.home", T("That production costs {cost} TG and you have fewer.", cost=cost))
     cap = CONST["ship_capacity"]
     if board.space_forces(state, home, player) + n_forces > cap * (board.ships(state, home, player) + n_ships):
-        fail("movement.capacity", "Your ships at home could not carry that many ground forces.")
+        fail("movement.capacity", T("Your ships at home could not carry that many ground forces."))
 
 
 def apply_produce(em, player: str, payload: dict) -> None:

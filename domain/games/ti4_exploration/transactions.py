@@ -1,6 +1,8 @@
 """Transactions: proposals of one lot for one lot, accepted or declined by the target (§5.12, 73.9b, 73.comment-5)."""
 from __future__ import annotations
 
+from domain.engine.text import T
+
 from .board import RELICS
 from .data import CONST
 from .handler import Handler, empty_payload, fail, no_check
@@ -29,24 +31,27 @@ def _check_lot(state: dict, owner: str, lot, side: str) -> None:
         return
     item, count = lot["item"], lot["count"]
     if item in RELICS or item.startswith("relic"):
-        fail("relics.no-trade", "Relics cannot be traded; only relic fragments can.")
+        fail("relics.no-trade", T("Relics cannot be traded; only relic fragments can."))
     if item not in ITEMS:
-        fail("transaction.lots", f"{item} cannot be traded; choose one of {', '.join(ITEMS)}.")
+        fail("transaction.lots", T("{item} cannot be traded; choose one of {items}.", item=item,
+               items=', '.join(ITEMS)))
     if not 1 <= count <= CONST["lot_max_count"]:
-        fail("transaction.lots", f"A lot holds 1 to {CONST['lot_max_count']} of one item.")
+        fail("transaction.lots", T("A lot holds 1 to {lot_max_count} of one item.",
+                                   lot_max_count=CONST['lot_max_count']))
     if owned(state, owner, item) < count:
-        fail("transaction.lots", f"The {side} lot needs {count} {item} and {owner} has fewer.")
+        fail("transaction.lots", T("The {side} lot needs {count} {item} and {owner} has fewer.", side=side,
+                                   count=count, item=item, owner=owner))
 
 
 def check_propose(state: dict, player: str, payload: dict) -> None:
     """transaction.parties, transaction.once-per-player, transaction.lots, relics.no-trade."""
     to = payload["to"]
     if to == player or to not in state["players"]:
-        fail("transaction.parties", "Propose a transaction to another player of this match.")
+        fail("transaction.parties", T("Propose a transaction to another player of this match."))
     if to in state["proposals_made"]:
-        fail("transaction.once-per-player", f"You have already made a proposal to {to} this turn.")
+        fail("transaction.once-per-player", T("You have already made a proposal to {to} this turn.", to=to))
     if payload.get("give") is None and payload.get("receive") is None:
-        fail("transaction.lots", "A transaction needs something on at least one side.")
+        fail("transaction.lots", T("A transaction needs something on at least one side."))
     _check_lot(state, player, payload.get("give"), "give")
     _check_lot(state, to, payload.get("receive"), "receive")
 

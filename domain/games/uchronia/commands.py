@@ -7,7 +7,9 @@ from marshmallow import ValidationError
 
 from domain.engine.contract import event
 from domain.engine.errors import RuleViolation
+from domain.engine.text import T, name as printed
 
+from .command_text import colour
 from .data import COLOR_ORDER, COLORS, ORDER_COLOR, ORDERS, design_of
 from .evolve import evolve
 from .flow import settle
@@ -35,32 +37,36 @@ def allowed_types(state: dict, kind: str) -> tuple:
 def _color(value, rule: str = "cards.by-colour") -> str:
     """Return a valid colour id or reject, citing `rule`."""
     if value not in COLORS:
-        raise RuleViolation(rule, f"The colour {value!r} does not exist; use one of {', '.join(COLORS)}.")
+        raise RuleViolation(rule, T("The colour {value} does not exist; use one of {items}.", value=repr(value),
+                                    items=', '.join(COLORS)))
     return value
 
 
 def _discard_to_forum(state, player, p):
     color = p["color"]
     if color not in COLORS or state["hands"][player][color] < 1:
-        raise RuleViolation("setup.forum-discard", f"You hold no {color} card to put into the Forum.")
+        raise RuleViolation("setup.forum-discard", T("You hold no {color} card to put into the Forum.", color=colour(color)))
     return [event("card_discarded_to_forum", player=player, color=color)]
 
 
 def _issue_order(state, player, p):
     order, colors = p["order"], p["colors"]
     if order not in ORDERS:
-        raise RuleViolation("orders.five-types", f"The order {order!r} does not exist; the orders are {', '.join(ORDERS)}.")
+        raise RuleViolation("orders.five-types", T("The order {order} does not exist; the orders are {items}.",
+                                                   order=repr(order), items=', '.join(ORDERS)))
     for c in colors:
         _color(c)
     if not colors:
-        raise RuleViolation("command.single", "Play 1 card, or 2 cards of the same colour, to issue an order.")
+        raise RuleViolation("command.single", T("Play 1 card, or 2 cards of the same colour, to issue an order."))
     if len(colors) == 1 and COLOR_ORDER[colors[0]] != order:
         raise RuleViolation("command.single",
-                            f"A single {colors[0]} card issues {COLOR_ORDER[colors[0]]}, not {order}.")
+                            T("A single {colors} card issues {color_order}, not {order}.", colors=colour(colors[0]),
+                              color_order=printed(COLOR_ORDER[colors[0]]), order=printed(order)))
     if len(colors) > 2 or (len(colors) == 2 and colors[0] != colors[1]):
-        raise RuleViolation("command.joker", "A joker is exactly 2 cards of the same colour.")
+        raise RuleViolation("command.joker", T("A joker is exactly 2 cards of the same colour."))
     if state["hands"][player][colors[0]] < len(colors):
-        raise RuleViolation("command.cards-in-hand", f"You do not hold {len(colors)} {colors[0]} card(s).")
+        raise RuleViolation("command.cards-in-hand", T("You do not hold {count} {colors} card(s).",
+                                                       count=len(colors), colors=colour(colors[0])))
     reps = repetitions(state, player, order, commanded=True)
     return [event("order_issued", player=player, order=order, colors=list(colors), repetitions=reps)]
 
@@ -70,14 +76,15 @@ def _plot(state, player, p):
     if target is None:
         return [event("plotted", player=player, copied_from=None, order=None, repetitions=None)]
     if target == player or target not in state["turn_order"]:
-        raise RuleViolation("plot.copy", "You may copy only the Residence of another player in this match.")
+        raise RuleViolation("plot.copy", T("You may copy only the Residence of another player in this match."))
     residence = state["residence"][target]
     if not residence["colors"]:
-        raise RuleViolation("plot.copy-needs-operation", f"The Residence of {target} is empty: there is nothing to copy.")
+        raise RuleViolation("plot.copy-needs-operation", T("The Residence of {target} is empty: there is nothing to copy.", target=target))
     order = residence["order"]
     if state["operations"][player][ORDER_COLOR[order]] < 1 and not has_effect(state, player, "free_copy"):
         raise RuleViolation("plot.copy-needs-operation",
-                            f"Copying {order} needs at least 1 {ORDER_COLOR[order]} card in your Operations.")
+                            T("Copying {order} needs at least 1 {order_color} card in your Operations.", order=printed(order),
+                              order_color=colour(ORDER_COLOR[order])))
     reps = repetitions(state, player, order, commanded=False)
     return [event("plotted", player=player, copied_from=target, order=order, repetitions=reps)]
 
@@ -85,14 +92,14 @@ def _plot(state, player, p):
 def _take_from_forum(state, player, p):
     color = _color(p["color"], "production.forum-has-color")
     if state["forum"][color] < 1:
-        raise RuleViolation("production.forum-has-color", f"The Forum holds no {color} card.")
+        raise RuleViolation("production.forum-has-color", T("The Forum holds no {color} card.", color=colour(color)))
     return [event("card_taken_from_forum", player=player, color=color)]
 
 
 def _stock_from_hand(state, player, p):
     color = _color(p["color"], "expeditions.hand-has-color")
     if state["hands"][player][color] < 1:
-        raise RuleViolation("expeditions.hand-has-color", f"You hold no {color} card.")
+        raise RuleViolation("expeditions.hand-has-color", T("You hold no {color} card.", color=colour(color)))
     return [event("card_stocked_from_hand", player=player, color=color)]
 
 
@@ -100,10 +107,11 @@ def _reveal(state, player, p):
     colors = p["colors"]
     hand = state["hands"][player]
     if not colors or any(c not in COLORS for c in colors) or any(colors.count(c) > hand[c] for c in set(colors)):
-        raise RuleViolation("draconias.reveal", "Reveal at least 1 card, and only cards that are in your hand.")
+        raise RuleViolation("draconias.reveal", T("Reveal at least 1 card, and only cards that are in your hand."))
     reps = state["order"]["repetitions"]
     if len(colors) > reps:
-        raise RuleViolation("draconias.operations", f"You may reveal at most {reps} card(s) for this Draconias.")
+        raise RuleViolation("draconias.operations", T("You may reveal at most {reps} card(s) for this Draconias.",
+                                                      reps=reps))
     ordered = [c for c in COLORS for _ in range(colors.count(c))]
     return [event("cards_revealed", player=player, colors=ordered)]
 
@@ -112,7 +120,7 @@ def _give_card(state, player, p):
     color = p["color"]
     if color not in eligible_gifts(state, player):
         raise RuleViolation("draconias.victim-choice",
-                            "Give 1 card from your hand of a colour the Draconias player revealed.")
+                            T("Give 1 card from your hand of a colour the Draconias player revealed."))
     return [event("card_given", **{"from": player, "to": state["order"]["player"], "color": color})]
 
 
@@ -121,16 +129,16 @@ def _raid(state, player, p):
         if target["building_id"] == p["building_id"]:
             return [event("resource_raided", player=player, from_player=target["player"],
                           building_id=target["building_id"], color=target["color"])]
-    raise RuleViolation("draconias.raid", "Raid an opponent's building under construction that holds a resource.")
+    raise RuleViolation("draconias.raid", T("Raid an opponent's building under construction that holds a resource."))
 
 
 def _trade(state, player, p):
     color = _color(p["color"], "trade.stock-has-color")
     if state["stock"][player][color] < 1:
-        raise RuleViolation("trade.stock-has-color", f"Your Stock holds no {color} card.")
+        raise RuleViolation("trade.stock-has-color", T("Your Stock holds no {color} card.", color=colour(color)))
     limit = operation_limit(state, player)
     if count(state["operations"][player]) >= limit:
-        raise RuleViolation("operations.limit", f"You already hold {limit} operations, your limit.")
+        raise RuleViolation("operations.limit", T("You already hold {limit} operations, your limit.", limit=limit))
     out = [event("operation_added", player=player, color=color)]
     mine = state["operations"][player][color] + 1
     holder = state["monopolies"][color]
@@ -144,9 +152,9 @@ def _start_building(state, player, p):
     building_id, discard = p["building_id"], p["discard"]
     broken = can_start(state, player, building_id, discard)
     if broken == "construction.start":
-        raise RuleViolation(broken, "Start a Great Work by discarding a Forum card of its colour.")
+        raise RuleViolation(broken, T("Start a Great Work by discarding a Forum card of its colour."))
     if broken:
-        raise RuleViolation(broken, f"You already have a {design_of(building_id)['name']}.")
+        raise RuleViolation(broken, T("You already have a {name}.", name=printed(design_of(building_id)['name'])))
     out = [event("building_started", player=player, building_id=building_id, discarded_color=discard)]
     if state["building_deck"]:
         out.append(event("great_works_refilled", building_id=state["building_deck"][0]))
@@ -157,9 +165,9 @@ def _supply_building(state, player, p):
     building_id = p["building_id"]
     broken = can_supply(state, player, building_id)
     if broken == "construction.supply":
-        raise RuleViolation(broken, "Supply one of your buildings under construction from a Stock card of its colour.")
+        raise RuleViolation(broken, T("Supply one of your buildings under construction from a Stock card of its colour."))
     if broken:
-        raise RuleViolation(broken, "That building already holds its full cost.")
+        raise RuleViolation(broken, T("That building already holds its full cost."))
     design = design_of(building_id)
     placed = state["under_construction"][player][building_id] + 1
     out = [event("resource_placed", player=player, building_id=building_id, color=design["color"], placed=placed)]
@@ -172,11 +180,11 @@ def _end_order(state, player, p):
     order = state["order"]
     if order["order"] == "draconias":
         if order["revealed"] is None:
-            raise RuleViolation("orders.optional-steps", "Reveal at least 1 card before ending the Draconias.")
+            raise RuleViolation("orders.optional-steps", T("Reveal at least 1 card before ending the Draconias."))
         unused = max(0, order["repetitions"] - len(order["revealed"]))
     else:
         if order["used"] == 0:
-            raise RuleViolation("orders.optional-steps", "The first step of an order is mandatory.")
+            raise RuleViolation("orders.optional-steps", T("The first step of an order is mandatory."))
         unused = order["repetitions"] - order["used"]
     return [event("order_finished", player=player, order=order["order"], unused=unused)]
 
@@ -184,7 +192,7 @@ def _end_order(state, player, p):
 def _monopoly_bonus(state, player, p):
     color = state["bonus"]["color"]
     if p["take"] and state["forum"][color] < 1:
-        raise RuleViolation("monopoly.build-bonus", f"The Forum holds no {color} card to take.")
+        raise RuleViolation("monopoly.build-bonus", T("The Forum holds no {color} card to take.", color=colour(color)))
     return [event("monopoly_bonus_resolved", player=player, color=color, taken=p["take"])]
 
 
@@ -216,15 +224,17 @@ def decide(state: dict, player: str, command: dict, rng=None) -> list[dict]:
     Uchronia draws only in setup, so `rng` is never used here."""
     kind, active = decision(state)
     if player not in active:
-        raise RuleViolation("turn.not-active", "It is not your turn to act.")
+        raise RuleViolation("turn.not-active", T("It is not your turn to act."))
     ctype = command.get("type") if isinstance(command, dict) else None
     if ctype not in allowed_types(state, kind):
         raise RuleViolation("turn.wrong-step",
-                            f"The command {ctype!r} does not fit the current step ({kind.replace('_', ' ')}).")
+                            T("The command {ctype} does not fit the current step ({replace}).", ctype=repr(ctype),
+                              replace=kind.replace('_', ' ')))
     try:
         payload = COMMAND_SCHEMAS[ctype].load(command.get("payload") or {})
     except ValidationError as err:
-        raise RuleViolation("turn.wrong-step", f"The {ctype} payload is malformed: {err.messages}.") from err
+        raise RuleViolation("turn.wrong-step", T("The {ctype} payload is malformed: {messages}.", ctype=ctype,
+                                                 messages=err.messages)) from err
     events = _HANDLERS[ctype](state, player, payload)
     scratch = _fresh(state)
     for ev in events:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from domain.engine.contract import event
 from domain.engine.errors import RuleViolation
+from domain.engine.text import T
 
 from .data import BUILDING_IDS, DATA, RESOURCE_DECK
 
@@ -18,7 +19,8 @@ def resolve_options(players: list[str], options: dict) -> dict:
 def setup(players: list[str], options: dict, rng) -> list[dict]:
     """match_started, decks_shuffled, great_works_revealed and one cards_dealt per player."""
     if not DATA["min_players"] <= len(players) <= DATA["max_players"] or len(set(players)) != len(players):
-        raise RuleViolation("setup.players", f"Uchronia needs {DATA['min_players']}-{DATA['max_players']} distinct players.")
+        raise RuleViolation("setup.players", T("Uchronia needs {min_players}-{max_players} distinct players.",
+                                               min_players=DATA['min_players'], max_players=DATA['max_players']))
     opts = resolve_options(players, options)
     first_index = rng.randint(0, len(players) - 1)
     turn_order = list(players[first_index:]) + list(players[:first_index])

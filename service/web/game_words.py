@@ -1,0 +1,64 @@
+"""The games' own words in the page's language: a `Text` from the game modules (domain/engine/text.py) rendered
+through the `games` gettext catalogue (service/web/translations/<lang>/LC_MESSAGES/games.po) and the printed names
+of the games' data (service/web/game_names/<lang>.json); player names and plain strings are shown as they are."""
+from __future__ import annotations
+
+import gettext
+import json
+from functools import cache
+from pathlib import Path
+
+from flask import has_request_context
+
+from domain.engine.text import NAME, Text, fill
+from service.web.i18n import choose_language
+
+HERE = Path(__file__).resolve().parent
+TRANSLATIONS = HERE / "translations"
+NAMES = HERE / "game_names"
+DOMAIN = "games"
+
+
+@cache
+def catalogue(lang: str) -> gettext.NullTranslations:
+    """The games' catalogue of `lang` (English, or any language without one, says the templates as written)."""
+    return gettext.translation(DOMAIN, str(TRANSLATIONS), languages=[lang], fallback=True)
+
+
+@cache
+def names(lang: str) -> dict:
+    """{English printed name: its name in `lang`} for the games' data (cards, buildings, cultures)."""
+    path = NAMES / f"{lang}.json"
+    if not path.exists():
+        return {}
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    return {k: v for game in raw.values() for k, v in game.items()} if isinstance(raw, dict) else {}
+
+
+def render(value, lang: str) -> str:
+    """`value` in `lang`: a Text translated with its params, anything else as it is (a player's name)."""
+    if not isinstance(value, Text) or lang == "en":
+        return str(value)
+    if value.parts is not None:
+        return render(value.sep, lang).join(render(p, lang) for p in value.parts)
+    if value.context == NAME:
+        return names(lang).get(str(value), str(value))
+    if value.template is None:
+        return str(value)
+    cat = catalogue(lang)
+    if value.plural is not None:
+        template = cat.ngettext(value.template, value.plural, value.n if isinstance(value.n, int) else 5)
+    else:
+        template = cat.gettext(value.template)
+    params = {k: render(v, lang) if isinstance(v, Text) else v for k, v in value.params.items()}
+    try:
+        return fill(template, params)
+    except (ValueError, IndexError, KeyError, AttributeError):  # a broken translation shows the English
+        return str(value)
+
+
+def say(value) -> str:
+    """`value` in this page's language (outside a request: English)."""
+    if not has_request_context():
+        return str(value)
+    return render(value, choose_language())
