@@ -1,131 +1,173 @@
-"""Renders a Merchant of Venus view as an inline SVG board: the labelled map, ships, systems, a legend and a
-panel per player."""
+"""Renders a Merchant of Venus view: header lines and a legend that wrap, the labelled map in a frame that pans
+(opening on the viewer's ship), and a card per player. Labels are placed so that none covers another."""
 from __future__ import annotations
+
+from flask_babel import gettext as _
 
 from domain.games.merchant_of_venus import data
 from domain.games.merchant_of_venus.command_text import culture_name, item_name, square_label, square_name
 
-from service.web.boards.svgkit import e, ink, mine_anchor, place, seat_letter, svg_root, text
+from service.web.boards import layout
+from service.web.boards.glossary import svg_term, term
+from service.web.boards.placer import Placer, text_box
+from service.web.boards.svgkit import e, hit, ink, mine_anchor, place, seat_letter, svg_root, text
 
-SCALE, OX, OY = 38, 6, 96
-MAP_W, MAP_H = 21 * SCALE, 16 * SCALE
-WIDTH = int(MAP_W + 2 * OX)
+GAME = "merchant-of-venus"
+SCALE, OX, OY = 39, 26, 44  # 39 px between neighbouring squares; every live square's target is 44 px
+WIDTH, HEIGHT = int(OX + 18.8 * SCALE + 34), int(OY + 13.1 * SCALE + 40)
 FILL = {"blue": "#4a78c2", "yellow": "#e8c531", "red": "#d9483b"}
 PLAYER_COLORS = ["#ff9f43", "#4cd137", "#c56cf0", "#48dbfb", "#ff6b81", "#f5f6fa"]
 BG, INK, MUTED, PANEL = "#0b1020", "#ffffff", "#c8cfdb", "#1d2433"
 LABEL = "#e8ecf3"
-PANEL_W, PANEL_H = (WIDTH - 24) / 2, 178
+KIND_FILL = {"base": "#dddddd", "city": "#8bd48b", "port": "#bbbbbb", "nav": "#333333", "telegate": "#6a1b9a"}
+KIND_TERM = {"base": "galactic-base", "city": "city", "port": "spaceport", "nav": "navigation",
+             "telegate": "telegate", "orbital": "orbital"}
+_INNER = {"base": "GB", "city": "C", "port": "P", "nav": "N", "telegate": "T"}
+_COLOUR_MARK = {"yellow": "y", "red": "r"}
+SHAPE_R = {"base": 15, "city": 13, "port": 11, "nav": 13, "telegate": 14, "orbital": 10, "space": 9}
 
 
 def _xy(square: str) -> tuple[float, float]:
     sq = data.SQUARES.get(square)
     if not sq:
         return OX, OY
-    return OX + (sq["x"] - 0.2) * SCALE, OY + (sq["y"] - 1.0) * SCALE
+    return OX + (sq["x"] - 0.7) * SCALE, OY + (sq["y"] - 1.4) * SCALE
 
 
 def _links() -> list[str]:
     out = []
     for a, b, cost in data.RAW["links"]:
         (x1, y1), (x2, y2) = _xy(a), _xy(b)
-        colour, width, dash = ("#3ecf5a", 5, "") if cost == 2 else ("#7f8a99", 2, "")
+        colour, width = ("#3ecf5a", 5) if cost == 2 else ("#7f8a99", 2)
         out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{colour}" '
-                   f'stroke-width="{width}"{dash}/>')
-    return out
-
-
-def _nav_labels() -> list[str]:
-    """The dice values of each navigation exit, on its link; drawn after the squares so that none hides one."""
-    out = []
-    for nav, exits in data.NAV_EXITS.items():
-        (x1, y1) = _xy(nav)
-        for to, nums in exits.items():
-            x2, y2 = _xy(to)
-            mx, my = x1 + (x2 - x1) * 0.5, y1 + (y2 - y1) * 0.5
-            out.append(f'<g pointer-events="none"><rect x="{mx - 13:.1f}" y="{my - 11:.1f}" width="26" height="16" '
-                       f'rx="3" fill="#000"/>' + text(mx, my + 2, ",".join(map(str, nums)), 12, "#ffe066", "middle",
-                                                      "bold") + "</g>")  # a tap goes through to the square
+                   f'stroke-width="{width}"/>')
     return out
 
 
 def _shape(sid: str, sq: dict, x: float, y: float, spaceports: dict, colours: dict) -> str:
-    """The square's own shape (the first drawn element of its place)."""
+    """The square's own shape (the element a live place outlines is the hit ring before it)."""
     kind = sq["kind"]
     fill = FILL.get(sq["color"], "#4a78c2")
+    mark = ' data-mark=""'
     if kind == "base":
-        return f'<rect x="{x - 15:.1f}" y="{y - 15:.1f}" width="30" height="30" fill="#dddddd" stroke="#fff"/>'
+        return f'<rect{mark} x="{x - 15:.1f}" y="{y - 15:.1f}" width="30" height="30" fill="#dddddd" stroke="#fff"/>'
     if kind == "city":
-        return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="13" fill="#8bd48b" stroke="#2e7d32" stroke-width="2"/>'
+        return f'<circle{mark} cx="{x:.1f}" cy="{y:.1f}" r="13" fill="#8bd48b" stroke="#2e7d32" stroke-width="2"/>'
     if kind == "port":
-        return f'<rect x="{x - 11:.1f}" y="{y - 11:.1f}" width="22" height="22" fill="#bbbbbb" stroke="#fff"/>'
+        return f'<rect{mark} x="{x - 11:.1f}" y="{y - 11:.1f}" width="22" height="22" fill="#bbbbbb" stroke="#fff"/>'
     if kind == "nav":
-        return f'<polygon points="{x},{y - 13} {x + 13},{y} {x},{y + 13} {x - 13},{y}" fill="#333" stroke="#fff"/>'
+        return f'<polygon{mark} points="{x},{y - 13} {x + 13},{y} {x},{y + 13} {x - 13},{y}" fill="#333" stroke="#fff"/>'
     if kind == "telegate":
         pts = " ".join(f"{x + dx},{y + dy}" for dx, dy in ((-8, -12), (8, -12), (14, 0), (8, 12), (-8, 12), (-14, 0)))
-        return f'<polygon points="{pts}" fill="#6a1b9a" stroke="#fff"/>'
+        return f'<polygon{mark} points="{pts}" fill="#6a1b9a" stroke="#fff"/>'
     if kind == "orbital":
         ring = colours.get(spaceports.get(sid), "#ffffff")
         width = 4 if sid in spaceports else 1.5
-        return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="10" fill="{fill}" stroke="{ring}" stroke-width="{width}"/>'
-    return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="9" fill="{fill}" stroke="#223"/>'
+        return f'<circle{mark} cx="{x:.1f}" cy="{y:.1f}" r="10" fill="{fill}" stroke="{ring}" stroke-width="{width}"/>'
+    return f'<circle{mark} cx="{x:.1f}" cy="{y:.1f}" r="9" fill="{fill}" stroke="#223"/>'
 
 
-_INNER = {"base": "GB", "city": "C", "port": "P", "nav": "N", "telegate": "T"}
-_COLOUR_MARK = {"yellow": "y", "red": "r"}
+def _spots(x: float, y: float, r: float, label: str, size: float) -> list[tuple]:
+    """Candidate baselines for a square's label: below, above, right, left, then the diagonals."""
+    w = 0.62 * size * len(label)
+    return [(x, y + r + size + 1, "middle"), (x, y - r - 4, "middle"), (x + r + 3 + w / 2, y + size / 3, "middle"),
+            (x - r - 3 - w / 2, y + size / 3, "middle"), (x + r + w / 2, y + r + size, "middle"),
+            (x - r - w / 2, y + r + size, "middle"), (x + r + w / 2, y - r - 2, "middle"),
+            (x - r - w / 2, y - r - 2, "middle")]
+
+
+def _put(placer: Placer, x: float, y: float, r: float, label: str, size: float = 12) -> tuple:
+    """The baseline of a label next to its square, where it covers nothing else."""
+    spots = _spots(x, y, r, label, size)
+    best = placer.choose([text_box(sx, sy, label, size, anchor) for sx, sy, anchor in spots])
+    return spots[best]
+
+
+def _along(x1: float, y1: float, x2: float, y2: float) -> list[tuple]:
+    """Candidate centres for a link's label: along the link, then beside it."""
+    length = max(((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5, 1)
+    nx, ny = -(y2 - y1) / length, (x2 - x1) / length
+    return [(x1 + (x2 - x1) * f + nx * d, y1 + (y2 - y1) * f + ny * d + 4)
+            for d in (0, 12, -12, 22, -22) for f in (0.5, 0.4, 0.6, 0.3, 0.7, 0.25, 0.75)]
+
+
+def _map_layout() -> dict:
+    """Where every square's name, hazard fee, navigation numbers and system label go (computed once)."""
+    placer = Placer((0, 0, WIDTH, HEIGHT))
+    for sid in data.SQUARE_ORDER:
+        x, y = _xy(sid)
+        r = SHAPE_R.get(data.SQUARES[sid]["kind"], 9) + 1
+        placer.take((x - r, y - r, x + r, y + r))
+    spots: dict = {"name": {}, "hazard": {}, "nav": {}, "system": {}}
+    for sid in data.SQUARE_ORDER:
+        x, y = _xy(sid)
+        r = SHAPE_R.get(data.SQUARES[sid]["kind"], 9)
+        spots["name"][sid] = _put(placer, x, y, r, square_label(sid))
+        if data.SQUARES[sid]["hazard"]:
+            spots["hazard"][sid] = _put(placer, x, y, r, f"!c{data.SQUARES[sid]['hazard']}")
+        if data.SQUARES[sid]["kind"] == "orbital":
+            spots.setdefault("deed", {})[sid] = _put(placer, x, y, r, "$", 13)
+    for nav, exits in data.NAV_EXITS.items():
+        x1, y1 = _xy(nav)
+        for to, nums in exits.items():
+            x2, y2 = _xy(to)
+            label = ",".join(map(str, nums))
+            cands = _along(x1, y1, x2, y2)
+            best = placer.choose([text_box(cx, cy, label, 12, pad=3) for cx, cy in cands])
+            spots["nav"][(nav, to)] = cands[best]
+    for sid, system in data.SYSTEMS.items():
+        ax, ay = _xy(system["city"] or system["port"])
+        label = f"{system['name']}: Eeepeeep"
+        cands = [(ax + dx, ay + dy) for dy in (-30, 36, -52, 58, -74, 80, 0) for dx in (0, -70, 70, -140, 140)]
+        best = placer.choose([text_box(cx, cy, label, 13, pad=4) for cx, cy in cands])
+        spots["system"][sid] = cands[best]
+    spots["taken"] = list(placer.taken)
+    return spots
+
+
+SPOTS = _map_layout()
 
 
 def _square(sid: str, spaceports: dict, deeds: list, colours: dict) -> str:
     sq = data.SQUARES[sid]
     x, y = _xy(sid)
     kind = sq["kind"]
-    body = _shape(sid, sq, x, y, spaceports, colours)
+    body = hit(x, y) + _shape(sid, sq, x, y, spaceports, colours)
     inner = _INNER.get(kind) or _COLOUR_MARK.get(sq["color"], "")
     if kind == "telegate":
         inner = ",".join(map(str, data.TELEGATES.get(sid, [])))
     if inner:
-        fill = {"base": "#dddddd", "city": "#8bd48b", "port": "#bbbbbb", "nav": "#333333",
-                "telegate": "#6a1b9a"}.get(kind, FILL.get(sq["color"], "#4a78c2"))
-        body += text(x, y + 4.5, inner, 12, ink(fill), "middle", "bold")
-    body += f'<rect x="{x - 18:.1f}" y="{y + 12:.1f}" width="36" height="15" rx="3" fill="{BG}" opacity="0.8"/>' \
-        + text(x, y + 24, square_label(sid), 12, LABEL, "middle")
-    if sid in deeds:
-        body += text(x + 16, y - 6, "$", 13, "#ffd54f", weight="bold")
+        body += text(x, y + 4.5, inner, 12, ink(KIND_FILL.get(kind, FILL.get(sq["color"], "#4a78c2"))),
+                     "middle", "bold")
+    nx, ny, anchor = SPOTS["name"][sid]
+    body += text(nx, ny, square_label(sid), 12, LABEL, anchor)
+    if sid in deeds and sid in SPOTS.get("deed", {}):
+        dx, dy, anchor = SPOTS["deed"][sid]
+        body += svg_term(GAME, "deed", text(dx, dy, "$", 13, "#ffd54f", anchor, "bold"))
     if sq["hazard"]:
-        body += text(x, y - 15, f"!c{sq['hazard']}", 12, "#ff8a80", "middle", "bold")
-    kind_name = {"space": f"{sq['color']} space"}.get(kind, kind)
-    return place(f"square:{sid}", f"{square_name(sid)} ({kind_name}"
-                                  f"{', hazard c' + str(sq['hazard']) if sq['hazard'] else ''})", body)
+        hx, hy, anchor = SPOTS["hazard"][sid]
+        body += svg_term(GAME, "hazard", text(hx, hy, f"!c{sq['hazard']}", 12, "#ff8a80", anchor, "bold"))
+    kind_name = _("%(colour)s space", colour=_(sq["color"])) if kind == "space" else _(kind)
+    hazard = _(", hazard c%(fee)s", fee=sq["hazard"]) if sq["hazard"] else ""
+    return place(f"square:{sid}", f"{square_name(sid)} ({kind_name}{hazard})", body)
 
 
-LABEL_H = 38  # the name line and a "(you saw …)" line
+def r_of(kind: str) -> float:
+    """A square shape's radius."""
+    return SHAPE_R.get(kind, 9)
 
 
-def _label_width(name: str) -> float:
-    """Room for "<system>: <the longest culture name>" in 14 px bold."""
-    longest = max(len(c["name"]) for c in data.CULTURES.values())
-    return 8.2 * (len(name) + 2 + longest) + 12
-
-
-def _label_spots() -> dict:
-    """Top-left of each system's label: near its city or port, covering the fewest squares and labels."""
-    obstacles = [(x - 18, y - 14, x + 18, y + 27) for x, y in (_xy(s) for s in data.SQUARE_ORDER)]
-    spots = {}
-    for sid, system in data.SYSTEMS.items():
-        ax, ay = _xy(system["city"] or system["port"])
-        w = _label_width(system["name"])
-
-        def covered(x, y, w=w):
-            return sum(1 for x0, y0, x1, y1 in obstacles if x0 < x + w and x < x1 and y0 < y + LABEL_H and y < y1)
-
-        tries = [(ax + dx, ay + dy) for dy in (-96, -70, -44, 30, 44, 58, 72) for dx in (-w - 20, -w / 2, 20, -w + 30)]
-        tries = [(x, y) for x, y in tries if OX <= x <= WIDTH - w - OX and OY - 30 <= y <= OY + MAP_H - LABEL_H]
-        x, y = min(tries, key=lambda p: (covered(*p), abs(p[0] + w / 2 - ax) + abs(p[1] - ay)))
-        spots[sid] = (x, y, w)
-        obstacles.append((x, y, x + w, y + LABEL_H))
-    return spots
-
-
-LABEL_SPOTS = _label_spots()
+def _nav_labels() -> list[str]:
+    """The die values of each navigation exit, on its link where they cover nothing."""
+    out = []
+    for nav, exits in data.NAV_EXITS.items():
+        for to, nums in exits.items():
+            mx, my = SPOTS["nav"][(nav, to)]
+            label = ",".join(map(str, nums))
+            w = 0.62 * 12 * len(label) + 6
+            out.append(svg_term(GAME, "nav-values", f'<rect x="{mx - w / 2:.1f}" y="{my - 13:.1f}" width="{w:.1f}" '
+                                f'height="17" rx="3" fill="#000"/>' + text(mx, my, label, 12, "#ffe066", "middle", "bold")))
+    return out
 
 
 def _systems(view: dict) -> list[str]:
@@ -133,104 +175,97 @@ def _systems(view: dict) -> list[str]:
     systems = view.get("systems") or {}
     observed = view.get("observed") or {}
     for sid, system in data.SYSTEMS.items():
-        x, y, w = LABEL_SPOTS[sid]
+        x, y = SPOTS["system"][sid]
         info = systems.get(sid) or {}
         culture = info.get("culture_name") or info.get("culture")
         seen = observed.get(sid)
-        second = f"(you saw {seen})" if isinstance(seen, str) and not culture else ""
-        out.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.0f}" height="{LABEL_H if second else 21}" rx="4" '
-                   f'fill="#000" opacity="0.85" class="label-ground"/>')
-        out.append(text(x + 6, y + 16, f"{system['name']}: {culture or '?'}", 14, INK, "start", "bold"))
-        if second:
-            out.append(text(x + 6, y + 33, second, 12, "#ffd54f"))
+        line = f"{system['name']}: {culture or '?'}"
+        if isinstance(seen, str) and not culture:
+            line = f"{system['name']}: {_('you saw %(culture)s', culture=seen)}"
+        w = 0.62 * 13 * len(line) + 8
+        out.append(f'<g class="system-label"><rect x="{x - w / 2:.1f}" y="{y - 15:.1f}" width="{w:.0f}" height="20" '
+                   f'rx="4" fill="#000" opacity="0.85" class="label-ground"/>'
+                   + text(x, y, line, 13, INK if not seen or culture else "#ffd54f", "middle", "bold") + "</g>")
     return out
 
 
 def _ships(view: dict, colours: dict, seats: dict, viewer=None) -> list[str]:
+    """Each ship beside its square (never on the square's letter or name), the viewer's marked as theirs."""
     out = []
     states = view.get("player_states") or {}
+    placer = Placer((0, 0, WIDTH, HEIGHT))
+    placer.taken = list(SPOTS["taken"])  # squares and every label: a ship covers none of them
     for i, (pid, ps) in enumerate(states.items()):
         x, y = _xy((ps or {}).get("square", ""))
-        dx, dy = (i % 2) * 18 - 9, (i // 2) * 18 - 9
+        r = r_of(data.SQUARES.get((ps or {}).get("square"), {}).get("kind", "space")) + 4
+        cands = [(x + dx * r * k, y + dy * r * k) for k in (1, 1.6, 2.2)
+                 for dx, dy in ((1, -1), (-1, -1), (1, 1), (-1, 1), (1.4, 0), (-1.4, 0), (0, -1.4), (0, 1.4))]
+        best = placer.choose([(cx - 10, cy - 10, cx + 10, cy + 10) for cx, cy in cands])
+        sx, sy = cands[best]
         col = colours.get(pid, "#ffffff")
-        out.append(f'<g><title>{e(pid)}\'s ship</title><circle cx="{x + dx}" cy="{y + dy}" r="10" fill="{col}" '
-                   f'stroke="#000" stroke-width="2"/>'
-                   + text(x + dx, y + dy + 4.5, seats.get(pid, "?"), 12, ink(col), "middle", "bold") + "</g>")
+        name = _("%(player)s's ship", player=pid)
+        out.append(f'<g class="ship"><title>{e(name)}</title>'
+                   f'<line x1="{x:.1f}" y1="{y:.1f}" x2="{sx:.1f}" y2="{sy:.1f}" stroke="{col}" stroke-width="2"/>'
+                   f'<circle data-mark="" cx="{sx:.1f}" cy="{sy:.1f}" r="10" fill="{col}" stroke="#000" stroke-width="2"/>'
+                   + text(sx, sy + 4.5, seats.get(pid, "?"), 12, ink(col), "middle", "bold") + "</g>")
         if viewer is not None and pid == viewer:
-            out.append(mine_anchor(x + dx, y + dy))
+            out.append(mine_anchor(sx, sy))
     return out
 
 
-def _panel(i: int, pid: str, ps: dict, view: dict, colour: str, letter: str, y0: float) -> list[str]:
-    x, y = 8 + (i % 2) * (PANEL_W + 8), y0 + (i // 2) * (PANEL_H + 8)
-    active = view.get("active") == pid
-    out = [f'<rect x="{x}" y="{y}" width="{PANEL_W}" height="{PANEL_H}" rx="6" fill="{PANEL}" '
-           f'stroke="{colour if active else "#555"}" stroke-width="{4 if active else 1}"/>',
-           f'<circle cx="{x + 18}" cy="{y + 18}" r="11" fill="{colour}" stroke="#000"/>',
-           text(x + 18, y + 23, letter, 13, ink(colour), "middle", "bold"),
-           text(x + 36, y + 24, f"{pid} ({culture_name(ps.get('race'))})" + ("  ◀ to act" if active else ""), 15, INK, weight="bold")]
-    cargo = ", ".join(item_name(c).split(" (")[0].replace("the ", "") for c in ps.get("cargo") or []) or "empty"
-    equipment = [f"{ps.get('shields', 0)} shield(s)"] + [str(d).replace("drive:", "") + " drive"
-                                                           for d in ps.get("drives") or []]
-    deeds = [f"{culture_name(c)} factory" for c in ps.get("factories") or []] + \
-        [f"spaceport on {square_name(s)}" for s in ps.get("spaceports") or []]
-    lines = [f"c{ps.get('cash')} credits · net worth c{ps.get('net_worth')}",
-             f"{ps.get('ship')} on {square_name(ps.get('square'))}",
-             f"holds {ps.get('holds_used')}/{ps.get('holds')} · " + ", ".join(equipment),
-             f"cargo: {cargo}", "IOUs: " + (", ".join(map(str, ps.get("ious") or [])) or "none"),
-             "deeds: " + (", ".join(deeds) or "none"),
-             "observed: " + (", ".join(data.SYSTEMS.get(s, {}).get("name", str(s))
-                                       for s in ps.get("observed_systems") or []) or "none")]
-    for k, line in enumerate(lines):
-        out.append(text(x + 10, y + 46 + 19 * k, line[:54], 13, MUTED if k else INK))
-    return out
+def _panel(pid: str, ps: dict, view: dict, colour: str, letter: str, viewer) -> str:
+    """A player's card: cash and net worth, ship and square, holds and equipment, cargo, IOUs, deeds."""
+    active = view.get("active") == pid and not view.get("result")
+    race = culture_name(ps.get("race"))
+    title = e(f"{pid} ({race})") + (f' <span class="to-act-mark">◀ {e(_("to act"))}</span>' if active else "")
+    cargo = ", ".join(item_name(c).split(" (")[0].replace("the ", "") for c in ps.get("cargo") or []) or _("empty")
+    equipment = [_("%(n)s shield(s)", n=ps.get("shields", 0))] + \
+        [_("%(drive)s drive", drive=str(d).replace("drive:", "")) for d in ps.get("drives") or []]
+    deeds = [_("%(culture)s factory", culture=culture_name(c)) for c in ps.get("factories") or []] + \
+        [_("spaceport on %(square)s", square=square_name(s)) for s in ps.get("spaceports") or []]
+    observed = ", ".join(data.SYSTEMS.get(s, {}).get("name", str(s)) for s in ps.get("observed_systems") or [])
+    rows = [f"{term(GAME, 'credits', 'c' + str(ps.get('cash')))} · {term(GAME, 'net-worth')} c{e(ps.get('net_worth'))}",
+            f"{term(GAME, 'ship', str(ps.get('ship')))} {e(_('on'))} {e(square_name(ps.get('square')))}",
+            f"{term(GAME, 'holds')} {e(ps.get('holds_used'))}/{e(ps.get('holds'))} · "
+            f"{term(GAME, 'equipment', ', '.join(equipment))}",
+            f"{term(GAME, 'cargo')}: {e(cargo)}",
+            f"{term(GAME, 'ious')}: {e(', '.join(map(str, ps.get('ious') or [])) or _('none'))}",
+            f"{term(GAME, 'deeds')}: {e(', '.join(deeds) or _('none'))}",
+            f"{term(GAME, 'observed')}: {e(observed or _('none'))}"]
+    return layout.seat_card(colour, letter, title, rows, active, pid == viewer)
 
 
-def _legend(y: float, players: list, colours: dict, seats: dict) -> str:
-    out = [text(OX + 4, y, "Legend:", 13, INK, weight="bold")]
-    items = [("#dddddd", "GB", "Galactic Base"), ("#8bd48b", "C", "city"), ("#bbbbbb", "P", "spaceport"),
-             ("#333333", "N", "navigation"), ("#6a1b9a", "T", "telegate"), ("#e8c531", "y", "yellow space"),
-             ("#d9483b", "r", "red space")]
-    x = OX + 70
-    for fill, mark, label in items:
-        out.append(f'<rect x="{x}" y="{y - 13}" width="20" height="18" rx="3" fill="{fill}" stroke="#fff"/>'
-                   + text(x + 10, y + 1, mark, 12, ink(fill), "middle", "bold") + text(x + 24, y, label, 12, INK))
-        x += 30 + len(label) * 6.6
-    y2 = y + 22
-    out.append(f'<line x1="{OX + 74}" y1="{y2 - 4}" x2="{OX + 104}" y2="{y2 - 4}" stroke="#3ecf5a" stroke-width="5"/>'
-               + text(OX + 110, y2, "green link: 2 MP", 12, INK)
-               + text(OX + 230, y2, "!c20: hazard fee · $: spaceport deed · 1,2: die values of a jump", 12, INK))
-    x = OX + 4
-    y3 = y + 44
-    out.append(text(x, y3, "Ships:", 13, INK, weight="bold"))
-    x += 52
-    for pid in players:
-        col = colours[pid]
-        out.append(f'<circle cx="{x + 9}" cy="{y3 - 4}" r="9" fill="{col}" stroke="#000"/>'
-                   + text(x + 9, y3, seats[pid], 12, ink(col), "middle", "bold") + text(x + 22, y3, pid, 13, INK))
-        x += 40 + 9 * len(pid)
-    return "".join(out)
+def _legend(players: list, colours: dict, seats: dict) -> str:
+    items = [layout.swatch(fill, mark) + " " + term(GAME, key) for fill, mark, key in (
+        ("#dddddd", "GB", "galactic-base"), ("#8bd48b", "C", "city"), ("#bbbbbb", "P", "spaceport"),
+        ("#333333", "N", "navigation"), ("#6a1b9a", "T", "telegate"), ("#e8c531", "y", "yellow-space"),
+        ("#d9483b", "r", "red-space"), ("#4a78c2", "", "orbital"))]
+    items += [f'<span class="swatch line" style="background:#3ecf5a" aria-hidden="true"></span> {term(GAME, "green-link")}',
+              f'<strong class="hazard-mark">!c20</strong> {term(GAME, "hazard")}', f'<strong>$</strong> {term(GAME, "deed")}',
+              f'<strong>1,2</strong> {term(GAME, "nav-values")}']
+    items += [layout.swatch(colours[p], seats[p], True) + " " + e(_("%(player)s's ship", player=p)) for p in players]
+    return layout.legend(_("Legend"), items)
 
 
 def _header(view: dict, names_line: str) -> tuple[str, str]:
+    """The status lines (wrapping) and the one-line status for the text alternative."""
     turn = view.get("turn") or {}
     result = view.get("result")
     if result:
-        line = "Finished: winner " + ", ".join(map(str, result.get("winners") or []))
+        line = _("Finished: winner %(names)s", names=", ".join(map(str, result.get("winners") or [])))
     else:
-        line = (f"Round {view.get('round')}/{view.get('max_rounds')} — {view.get('active')} to act "
-                f"({view.get('phase')}{', free space' if view.get('free_space') else ''})")
-    detail = ""
+        phase = _(str(view.get("phase"))) + (", " + _("free space") if view.get("free_space") else "")
+        line = _("Round %(round)s of %(rounds)s · %(player)s to act (%(phase)s)", round=view.get("round"),
+                 rounds=view.get("max_rounds"), player=view.get("active"), phase=phase)
+    rows = [f"<strong>{e(line)}</strong>",
+            f"{term(GAME, 'target')} c{e(view.get('target_net_worth'))} · {term(GAME, 'net-worth')}: {e(names_line)}"]
     if not result and turn.get("dice"):
         nav = turn.get("nav_value")
-        detail = f"dice {', '.join(map(str, turn.get('dice')))} · navigation {'-' if nav is None else nav} · " \
-                 f"{turn.get('mp')} MP left"
+        rows.append(f"{term(GAME, 'dice')} {e(', '.join(map(str, turn.get('dice'))))} · {term(GAME, 'navigation')} "
+                    f"{'-' if nav is None else e(nav)} · {term(GAME, 'mp', _('%(n)s MP left', n=turn.get('mp')))}")
     if not result and turn.get("destination"):
-        detail += f" · heading for {square_name(turn.get('destination'))}"
-    svg = text(OX + 4, 24, line, 16, INK, weight="bold") + \
-        text(OX + 4, 44, f"Target net worth c{view.get('target_net_worth')} · {names_line}", 13, MUTED) + \
-        text(OX + 4, 64, detail.strip(" ·"), 13, INK)
-    return svg, line
+        rows.append(f"{term(GAME, 'destination')}: {e(square_name(turn.get('destination')))}")
+    return layout.lines(rows), line
 
 
 def place_of(view: dict, command: dict):
@@ -244,7 +279,7 @@ def place_of(view: dict, command: dict):
 
 
 def render_board(view: dict, viewer) -> str:
-    """Draw the view as an inline SVG string (map, ships, systems, legend, per-player panels, whose turn)."""
+    """The board as HTML: status lines, the map (an SVG in a panning frame), the legend, a card per player."""
     view = view if isinstance(view, dict) else {}
     players = [p for p in view.get("players") or [] if isinstance(p, str)]
     colours = {p: PLAYER_COLORS[i % len(PLAYER_COLORS)] for i, p in enumerate(players)}
@@ -254,19 +289,15 @@ def render_board(view: dict, viewer) -> str:
     states = view.get("player_states") or {}
     worth = " · ".join(f"{p} c{(states.get(p) or {}).get('net_worth', '?')}" for p in players)
     header, status = _header(view, worth)
-    legend_y = OY + MAP_H + 6
-    panels_y = legend_y + 60
-    height = panels_y + ((len(states) + 1) // 2) * (PANEL_H + 8) + 8
-    parts = [f'<rect width="{WIDTH}" height="{height}" fill="{BG}"/>', header]
-    parts += _links()
+    parts = [f'<rect width="{WIDTH}" height="{HEIGHT}" fill="{BG}"/>'] + _links()
     parts += [_square(s, spaceports, deeds, colours) for s in data.SQUARE_ORDER]
-    parts += _nav_labels()
-    parts += _systems(view)
-    parts += _ships(view, colours, seats, viewer)
-    parts.append(_legend(legend_y + 8, players, colours, seats))
-    for i, (pid, ps) in enumerate(states.items()):
-        parts += _panel(i, pid, ps if isinstance(ps, dict) else {}, view, colours.get(pid, "#fff"),
-                        seats.get(pid, "?"), panels_y)
-    summary = f"Merchant of Venus map. {status}. Net worth: {worth or 'none'}. " + " ".join(
-        f"{p}'s ship is on {square_name((states.get(p) or {}).get('square'))}." for p in players)
-    return svg_root(WIDTH, height, "Merchant of Venus board", summary, True, "".join(parts))
+    parts += _nav_labels() + _systems(view) + _ships(view, colours, seats, viewer)
+    summary = _("Merchant of Venus map.") + f" {status}. " + " ".join(
+        _("%(player)s's ship is on %(square)s.", player=p, square=square_name((states.get(p) or {}).get("square")))
+        for p in players)
+    svg = svg_root(WIDTH, HEIGHT, _("Merchant of Venus map"), summary, True, "".join(parts), "board-map")
+    cards = [_panel(pid, ps if isinstance(ps, dict) else {}, view, colours.get(pid, "#fff"), seats.get(pid, "?"), viewer)
+             for pid, ps in states.items()]
+    return layout.board_set(GAME, "map", _("Merchant of Venus board"),
+                            [header, layout.map_frame(svg, _("Map (drag or scroll to pan)")),
+                             _legend(players, colours, seats), layout.seat_cards(cards)])

@@ -1,19 +1,24 @@
-"""Origins: First Builders board: an inline SVG drawn from a player's (or spectator's) view dict, with a legend,
-full building names and every place a command names labelled."""
+"""Origins: First Builders board as a list that reflows: status lines, a colour legend, the sites, dice rows,
+market and tracks as titled parts, and each player's area with their city; small SVG pictures that wrap."""
 from __future__ import annotations
+
+from flask_babel import gettext as _
 
 from domain.games.origins.command_text import district_card_name, tile_name, words
 
-from service.web.boards.svgkit import e, ink, place, seat_letter, svg_root, text
+from service.web.boards import layout
+from service.web.boards.glossary import term
+from service.web.boards.svgkit import block, e, ink, place, seat_letter, text
 
+GAME = "origins"
 FILL = {"blue": "#3b6fd6", "orange": "#e8892b", "purple": "#8a4fc4", "red": "#d23c3c", "yellow": "#e6c229",
         "grey": "#9a9a9a", "farm": "#7fae55"}
 LETTER = {"blue": "b", "orange": "o", "purple": "p", "red": "r", "yellow": "y", "grey": "g", "farm": "f"}
 PLAYER_MARK = ["#111111", "#f5f5f5", "#1f9e89", "#c2185b"]
 BONUS = {"bt_temple": "bonus: temple +1", "bt_build": "bonus: build", "bt_war": "bonus: war",
          "bt_orator": "bonus: orator die", "bt_resource": "bonus: resource"}
-W = 800
-CELL = 62
+CELL = 56
+STEP = 26  # a track cell's width
 INK, MUTED = "#1a1a1a", "#4d4d4d"
 
 
@@ -27,8 +32,8 @@ def _die(x, y, die, size=34, used=False):
         return _rect(x, y, size, size, "#ffffff", stroke="#888", extra='stroke-dasharray="3 2"')
     fill = FILL.get(die.get("colour"), "#cccccc")
     opacity = ' opacity="0.5"' if used else ""
-    return (f'<g{opacity}>' + _rect(x, y, size, size, fill, stroke="#222") +
-            text(x + size / 2, y + size * 0.58, die.get("value", "?"), 15, ink(fill), "middle", "bold") +
+    return (f'<g{opacity}>' + _rect(x, y, size, size, fill, stroke="#222", extra='data-mark=""') +
+            text(x + size * 0.4, y + size * 0.62, die.get("value", "?"), 15, ink(fill), "middle", "bold") +
             text(x + size - 3, y + size - 3, LETTER.get(die.get("colour"), ""), 12, ink(fill), "end") + "</g>")
 
 
@@ -36,102 +41,120 @@ def _name_of(names, pid):
     return names.get(pid, pid) if isinstance(names, dict) else pid
 
 
-def _sites(view, y):
-    out = [text(10, y - 8, "Sites: visit with a die (dial = its cost)", 14, INK, weight="bold")]
+def _sites(view) -> str:
+    """The five sites, each a place of its own (a visit goes there)."""
     visit = view.get("visit") or {}
-    for i, (sid, site) in enumerate((view.get("sites") or {}).items()):
-        x = 10 + i * 157
+    out = []
+    for sid, site in (view.get("sites") or {}).items():
         fill = FILL.get(site.get("colour"), "#cccccc")
         here = visit.get("site") == sid
-        body = (_rect(x, y, 150, 72, fill, stroke="#000" if here else "#444",
-                      extra='stroke-width="4"' if here else "")
-                + text(x + 8, y + 20, words(sid), 15, ink(fill), weight="bold")
-                + text(x + 8, y + 40, f"dial {site.get('dial', '?')} · {LETTER.get(site.get('colour'), '')}", 13,
-                       ink(fill))
-                + text(x + 8, y + 60, BONUS.get(site.get("token"), "no bonus"), 13, ink(fill)))
-        out.append(place(f"site:{sid}", f"the {words(sid)}", body))
-    return out, y + 84
+        body = (_rect(2, 2, 146, 72, fill, stroke="#000" if here else "#444", extra='stroke-width="4"' if here else "")
+                + text(10, 22, words(sid), 15, ink(fill), weight="bold")
+                + text(10, 42, _("dial %(n)s", n=site.get("dial", "?")) + f" · {LETTER.get(site.get('colour'), '')}",
+                       13, ink(fill))
+                + text(10, 62, _(BONUS.get(site.get("token"), "no bonus")), 13, ink(fill)))
+        out.append(block(150, 76, words(sid), place(f"site:{sid}", words(sid), body)))
+    return layout.section(term(GAME, "sites") + " · " + term(GAME, "dial"), layout.tiles(out))
 
 
-def _die_slot(x, y, slot, caption: str, key: str, name: str) -> str:
+def _die_slot(x, slot, caption: str, key: str, name: str) -> str:
     """One slot of a dice row (a place): the die and its caption."""
     slot = slot if isinstance(slot, dict) else {}
-    body = (_rect(x - 3, y + 17, 46, 66, "#ffffff", stroke="#bbbbbb") + _die(x + 3, y + 22, slot.get("die"))
-            + text(x + 20, y + 76, caption, 12, INK, "middle"))
+    body = (_rect(x + 1, 1, 46, 66, "#ffffff", stroke="#bbbbbb") + _die(x + 7, 6, slot.get("die"))
+            + text(x + 24, 60, caption, 12, INK, "middle"))
     return place(key, name, body)
 
 
-def _rows(view, y):
-    out = [text(10, y + 10, "Citizen row (slot, wisdom cost)", 14, INK, weight="bold")]
-    for i, slot in enumerate(view.get("citizen_row") or []):
-        cost = slot.get("cost", "?") if isinstance(slot, dict) else "?"
-        out.append(_die_slot(10 + i * 50, y, slot, f"{i + 1}: {cost}w", f"citizen:{i + 1}", f"citizen slot {i + 1}"))
-    out.append(text(290, y + 10, "Orator row", 14, INK, weight="bold"))
-    for i, slot in enumerate(view.get("orator_row") or []):
-        out.append(_die_slot(290 + i * 50, y, slot, f"slot {i + 1}", f"orator:{i + 1}", f"orator slot {i + 1}"))
-    out.append(text(420, y + 10, "District cards", 14, INK, weight="bold"))
-    for i, card in enumerate(view.get("district_cards") or []):
-        name = district_card_name(card.get("id"))
-        out.append(_rect(420, y + 18 + i * 22, 370, 20, "#f3ead2") +
-                   text(428, y + 33 + i * 22, f"{name[4:].capitalize()}: {card.get('gold', '?')} gold", 13, INK))
-    return out, y + 92
+def _rows(view) -> str:
+    """The citizen row (with each slot's wisdom cost), the orator row and the district cards."""
+    citizens = view.get("citizen_row") or []
+    slots = [_die_slot(i * 50, slot, f"{i + 1}: {slot.get('cost', '?') if isinstance(slot, dict) else '?'}w",
+                       f"citizen:{i + 1}", _("citizen slot %(n)s", n=i + 1)) for i, slot in enumerate(citizens)]
+    orators = view.get("orator_row") or []
+    oslots = [_die_slot(i * 50, slot, str(i + 1), f"orator:{i + 1}", _("orator slot %(n)s", n=i + 1))
+              for i, slot in enumerate(orators)]
+    cards = [f"{e(district_card_name(c.get('id'))[4:].capitalize())}: {term(GAME, 'gold', _('%(n)s gold', n=c.get('gold', '?')))}"
+             for c in view.get("district_cards") or []]
+    body = (f'<div class="board-row"><span class="row-label">{term(GAME, "citizen-row")}</span>'
+            + (block(max(50 * len(slots), 50), 70, _("Citizen row"), "".join(slots)) if slots else "") + "</div>"
+            + f'<div class="board-row"><span class="row-label">{term(GAME, "orator-row")}</span>'
+            + (block(max(50 * len(oslots), 50), 70, _("Orator row"), "".join(oslots)) if oslots else e(_("empty")))
+            + "</div>" + f'<p class="row-label">{term(GAME, "district-cards")}</p>'
+            + "<ul>" + "".join(f"<li>{c}</li>" for c in cards) + "</ul>")
+    return layout.section(e(_("Dice rows and district cards")), body)
 
 
-def _market(view, y):
-    out = [text(10, y - 8, f"Market ({view.get('stack_count', '?')} tiles in the stack): cost wisdom / stone",
-                14, INK, weight="bold")]
+def _market(view) -> str:
+    """The market's building tiles, each with its wisdom and stone cost."""
+    out = []
     for i, tile in enumerate(view.get("market") or []):
-        x = 10 + i * 197
         if not isinstance(tile, dict):
-            out.append(_rect(x, y, 190, 48, "#ffffff", stroke="#bbbbbb", extra='stroke-dasharray="3 2"'))
+            out.append(block(190, 50, _("empty"), _rect(1, 1, 188, 48, "#ffffff", stroke="#bbbbbb",
+                                                         extra='stroke-dasharray="3 2"')))
             continue
         fill = FILL.get(tile.get("colour"), "#cccccc")
-        out.append(f'<g><title>{e(tile_name(tile.get("tile", "?")))}</title>' + _rect(x, y, 190, 48, fill)
-                   + text(x + 8, y + 20, f"{i + 1}. {tile_name(tile.get('tile', '?'))}", 15, ink(fill), weight="bold")
-                   + text(x + 8, y + 40, f"{tile.get('wisdom', '?')} wisdom / {tile.get('stone', '?')} stone · "
-                                         f"{LETTER.get(tile.get('colour'), '')}", 13, ink(fill)) + "</g>")
-    return out, y + 60
+        name = tile_name(tile.get("tile", "?"))
+        cost = _("%(w)s wisdom / %(s)s stone", w=tile.get("wisdom", "?"), s=tile.get("stone", "?"))
+        out.append(block(190, 50, name, f"<g><title>{e(name)}</title>" + _rect(1, 1, 188, 48, fill)
+                         + text(8, 21, f"{i + 1}. {name}"[:24], 14, ink(fill), weight="bold")
+                         + text(8, 41, f"{cost} · {LETTER.get(tile.get('colour'), '')}", 12, ink(fill)) + "</g>"))
+    title = term(GAME, "market") + " " + e(_("(%(n)s tiles in the stack)", n=view.get("stack_count", "?")))
+    return layout.section(title, layout.tiles(out))
 
 
-def _marker(x, y, k, pid, r=9):
+def _marker(x, y, k, pid, r=8):
     col = PLAYER_MARK[k % len(PLAYER_MARK)]
-    return (f'<g><title>{e(pid)}</title><circle cx="{x}" cy="{y}" r="{r}" fill="{col}" stroke="#333"/>'
+    return (f'<g><title>{e(pid)}</title><circle data-mark="" cx="{x}" cy="{y}" r="{r}" fill="{col}" stroke="#333"/>'
             + text(x, y + 4.5, seat_letter(k), 12, ink(col), "middle", "bold") + "</g>")
 
 
-def _tracks(view, seats, y):
+def _track(key: str, n: int, values: list, seats: list, hot=()) -> str:
+    """One track: numbered cells, then one row per player with their marker under their cell."""
+    width, height = 4 + n * STEP, 26 + 20 * len(seats)
+    body = [_rect(1, 1, width - 2, height - 2, "#ffffff", stroke="#999")]
+    for pos in range(n):
+        body.append(_rect(2 + pos * STEP, 2, STEP - 2, 22, "#f0d0d0" if pos in hot else "#eef3fb")
+                    + text(2 + pos * STEP + (STEP - 2) / 2, 18, pos, 12, INK, "middle"))
+    for k, (pid, value) in enumerate(zip(seats, values)):
+        value = min(max(value if isinstance(value, int) else 0, 0), n - 1)
+        body.append(_marker(2 + value * STEP + (STEP - 2) / 2, 36 + 20 * k, k, pid))
+    return "".join(body), width, height
+
+
+def _tracks(view, seats) -> str:
+    """The three temples (places: a temple advance acts there) and the war track."""
     players = view.get("players") or {}
     counts = view.get("zodiac_deck_counts") or {}
-    out = [text(10, y - 8, "Temples (0-8) and the War track (0-10)", 14, INK, weight="bold")]
-    rows = [(f"{t} ({counts.get(t, '?')} cards)", 9, lambda p, t=t: ((p.get("temples") or {}).get(t, 0)), t)
-            for t in ("sea", "forest", "mountain")]
-    rows.append(("War track", 11, lambda p: p.get("war", 0), "war"))
-    for r_i, (label, n, value_of, key) in enumerate(rows):
-        ty = y + r_i * 40
-        caption = _rect(6, ty - 2, 140, 30, "#ffffff", stroke="#dddddd") + text(10, ty + 18, label, 13, INK)
-        out.append(caption if key == "war" else place(f"temple:{key}", f"the {key} temple", caption))
-        for pos in range(n):
-            hot = key == "war" and pos in (3, 6, 9)
-            out.append(_rect(150 + pos * 54, ty, 52, 26, "#f0d0d0" if hot else "#eef3fb")
-                       + text(150 + pos * 54 + 8, ty + 18, pos, 12, INK))
-        for k, pid in enumerate(seats):
-            value = value_of(players.get(pid) or {})
-            value = value if isinstance(value, int) else 0
-            # right of the cell's number, two per row (one row for two players): none covers a number or another
-            x0 = 150 + value * 54
-            if len(seats) <= 2:
-                out.append(_marker(x0 + 25 + k * 18, ty + 13, k, pid, r=8))
-            else:
-                out.append(_marker(x0 + 23 + (k % 2) * 16, ty + 7 + (k // 2) * 12, k, pid, r=7))
-    return out, y + 40 * len(rows) + 8
+    rows = []
+    for t in ("sea", "forest", "mountain"):
+        body, w, h = _track(t, 9, [((players.get(p) or {}).get("temples") or {}).get(t, 0) for p in seats], seats)
+        label = _("the %(temple)s temple", temple=_(t))
+        rows.append(f'<div class="board-row"><span class="row-label">{term(GAME, "temple-" + t)} '
+                    f'<span class="muted">({e(_("%(n)s cards", n=counts.get(t, "?")))})</span></span>'
+                    + block(w, h, label, place(f"temple:{t}", label, body)) + "</div>")
+    body, w, h = _track("war", 11, [(players.get(p) or {}).get("war", 0) for p in seats], seats, hot=(3, 6, 9))
+    rows.append(f'<div class="board-row"><span class="row-label">{term(GAME, "war")}</span>'
+                + block(w, h, _("War track"), body) + "</div>")
+    return layout.section(e(_("Temples (0-8) and the War track (0-10)")), "".join(rows))
 
 
-def _city(p, x, y, mine):
+def _below_right(anchor: str) -> str:
+    """The cell whose corner a closed district's die covers (its label gives way to the die)."""
+    rows, cols = "ABCDE", "12345"
+    if len(anchor) < 2 or anchor[0] not in rows[:-1] or anchor[1:] not in cols[:-1]:
+        return ""
+    return rows[rows.index(anchor[0]) + 1] + cols[cols.index(anchor[1:]) + 1]
+
+
+def _city(p, mine) -> str:
+    """A player's 5×5 city: each cell a place of the owner's (building there), districts outlined."""
     out = []
     rows, cols = "ABCDE", "12345"
+    x, y = 18, 18
     city = p.get("city") or {}
+    under_die = {_below_right(str(d.get("anchor", ""))) for d in p.get("districts") or [] if isinstance(d, dict)}
     for r, row in enumerate(rows):
-        out.append(text(x - 12, y + r * CELL + 36, row, 13, INK, "middle", "bold"))
+        out.append(text(x - 9, y + r * CELL + 33, row, 13, INK, "middle", "bold"))
         for c, col in enumerate(cols):
             cell = f"{row}{col}"
             entry = city.get(cell)
@@ -139,13 +162,14 @@ def _city(p, x, y, mine):
             if not isinstance(entry, dict):
                 body = _rect(cx, cy, CELL - 3, CELL - 3, "#fbfbf7", stroke="#cccccc", rx=2) + \
                     text(cx + 4, cy + 15, cell, 12, "#595959")
-                name = f"{cell} (empty)"
+                name = _("%(cell)s (empty)", cell=cell)
             else:
                 fill = FILL.get(entry.get("kind"), "#cccccc")
-                label = "Farm" if entry.get("kind") == "farm" else tile_name(entry.get("building", "?"))
-                body = _rect(cx, cy, CELL - 3, CELL - 3, fill, rx=2) + text(cx + 4, cy + 15, cell, 12, ink(fill))
+                label = _("Farm") if entry.get("kind") == "farm" else tile_name(entry.get("building", "?"))
+                body = _rect(cx, cy, CELL - 3, CELL - 3, fill, rx=2) + \
+                    ("" if cell in under_die else text(cx + 4, cy + 15, cell, 12, ink(fill)))
                 for k, word in enumerate(label.split(" ")[:2]):
-                    body += text(cx + CELL / 2 - 1.5, cy + 34 + 14 * k, word, 12, ink(fill), "middle", "bold")
+                    body += text(cx + CELL / 2 - 1.5, cy + 32 + 14 * k, word[:7], 12, ink(fill), "middle", "bold")
                 name = f"{cell}: {label}"
             out.append(place(f"cell:{cell}", name, body) if mine else f"<g><title>{e(name)}</title>{body}</g>")
     for c, col in enumerate(cols):
@@ -157,52 +181,56 @@ def _city(p, x, y, mine):
         dx, dy = x + cols.index(anchor[1:]) * CELL, y + rows.index(anchor[0]) * CELL
         out.append(f'<rect x="{dx - 2}" y="{dy - 2}" width="{2 * CELL + 1}" height="{2 * CELL + 1}" fill="none" '
                    f'stroke="#000" stroke-width="4"/>')
-        out.append(_die(dx + CELL - 16, dy + CELL - 16, district.get("die"), 30))
-    return out
+        out.append(_die(dx + CELL - 15, dy + CELL - 15, district.get("die"), 28))
+    return block(x + 5 * CELL + 2, y + 5 * CELL + 2, _("city"), "".join(out))
 
 
-def _panel(view, pid, k, names, x, y, viewer):
+def _dice(dice: list, free: int, used=True) -> str:
+    """A player's dice on their stands (used ones faded) and the free stands."""
+    n = len(dice) + free
+    body = [_die(2 + i * 40, 2, d, 34, used=bool(d.get("used")) if isinstance(d, dict) and used else False)
+            for i, d in enumerate(dice)]
+    body += [_die(2 + (len(dice) + i) * 40, 2, None, 34) for i in range(free)]
+    return block(max(4 + 40 * n, 40), 38, _("dice"), "".join(body)) if n else f'<span class="muted">{e(_("none"))}</span>'
+
+
+def _panel(view, pid, k, names, viewer) -> str:
+    """One player's area: resources, score lines, dice, orators and their city."""
     p = (view.get("players") or {}).get(pid) or {}
-    current = view.get("current") == pid
+    current = view.get("current") == pid and view.get("status") != "finished"
     passed = pid in (view.get("passed") or [])
-    out = [_rect(x, y, 386, 500, "#fff7d6" if current else "#fafafa", stroke="#000" if current else "#999",
-                 extra='stroke-width="3"' if current else "")]
-    out.append(_marker(x + 16, y + 18, k, pid))
-    status = " - to act" if current else (" - passed" if passed else "")
-    out.append(text(x + 32, y + 24, f"{_name_of(names, pid)}{status}", 16, INK, weight="bold"))
+    status = f' <span class="to-act-mark">▶ {e(_("to act"))}</span>' if current else \
+        (f' <span class="muted">· {e(_("passed"))}</span>' if passed else "")
     res = p.get("resources") or {}
-    out.append(text(x + 10, y + 46, f"stone {res.get('stone', 0)} · food {res.get('food', 0)} · "
-                                    f"wisdom {res.get('wisdom', 0)}", 14, INK))
-    out.append(text(x + 10, y + 66, f"VP {p.get('vp', 0)} · gold {p.get('gold', 0)} · war {p.get('war', 0)} · "
-                                    f"Archon {'used' if p.get('archon_used') else 'ready'}"
-                                    f"{' · attacked' if p.get('attacked') else ''}", 14, INK))
     zc = p.get("zodiac_count") or {}
     zodiac = p.get("zodiac")
     ztext = ", ".join(str(z.get("card")) for z in zodiac if isinstance(z, dict)) if isinstance(zodiac, list) else \
-        " ".join(f"{t} {n}" for t, n in zc.items())
-    out.append(text(x + 10, y + 86, f"zodiac: {ztext or 'none'}"[:48], 13, INK))
-    out.append(text(x + 10, y + 114, "stands", 13, INK))
-    dice = p.get("dice") or []
-    for i, d in enumerate(dice):
-        out.append(_die(x + 60 + i * 40, y + 94, d, 34, used=bool(d.get("used")) if isinstance(d, dict) else False))
-    for i in range(p.get("free_stands", 0) if isinstance(p.get("free_stands"), int) else 0):
-        out.append(_die(x + 60 + (len(dice) + i) * 40, y + 94, None, 34))
-    out.append(text(x + 232, y + 114, "orators", 13, INK))
-    for i, d in enumerate((p.get("orator_dice") or [])[:3]):
-        out.append(_die(x + 290 + i * 32, y + 96, d, 30))
-    out.extend(_city(p, x + 34, y + 150, mine=pid == viewer))
-    return out
+        " ".join(f"{_(t)} {n}" for t, n in zc.items())
+    free = p.get("free_stands", 0) if isinstance(p.get("free_stands"), int) else 0
+    rows = [f"{term(GAME, 'stone')} {e(res.get('stone', 0))} · {term(GAME, 'food')} {e(res.get('food', 0))} · "
+            f"{term(GAME, 'wisdom')} {e(res.get('wisdom', 0))}",
+            f"{term(GAME, 'vp')} {e(p.get('vp', 0))} · {term(GAME, 'gold')} {e(p.get('gold', 0))} · "
+            f"{term(GAME, 'war')} {e(p.get('war', 0))} · {term(GAME, 'archon')} "
+            f"{e(_('used') if p.get('archon_used') else _('ready'))}" + (f" · {e(_('attacked'))}" if p.get("attacked") else ""),
+            f"{term(GAME, 'zodiac')}: {e(ztext or _('none'))}"]
+    body = ("<ul>" + "".join(f"<li>{r}</li>" for r in rows) + "</ul>"
+            + f'<div class="board-row"><span class="row-label">{term(GAME, "stands")}</span>'
+            + _dice(p.get("dice") or [], free) + "</div>"
+            + f'<div class="board-row"><span class="row-label">{term(GAME, "orators")}</span>'
+            + _dice((p.get("orator_dice") or [])[:3], 0, used=False) + "</div>"
+            + _city(p, mine=pid == viewer))
+    title = _marker_swatch(k) + " " + e(_name_of(names, pid)) + status
+    return layout.section(title, body, "board-part" + (" to-act" if current else ""))
 
 
-def _legend(y):
-    out = [text(10, y, "Colours:", 13, INK, weight="bold")]
-    x = 80
-    for colour, letter in LETTER.items():
-        fill = FILL[colour]
-        out.append(_rect(x, y - 14, 20, 20, fill) + text(x + 10, y + 1, letter, 12, ink(fill), "middle", "bold")
-                   + text(x + 24, y, colour, 13, INK))
-        x += 34 + 8 * len(colour)
-    return out
+def _marker_swatch(k: int) -> str:
+    """A player's marker colour and seat letter, as in the tracks."""
+    return layout.swatch(PLAYER_MARK[k % len(PLAYER_MARK)], seat_letter(k), True)
+
+
+def _legend() -> str:
+    items = [layout.swatch(FILL[c], letter) + " " + e(_(c)) for c, letter in LETTER.items()]
+    return layout.legend(_("Colours"), items)
 
 
 def place_of(view: dict, command: dict):
@@ -226,37 +254,23 @@ def place_of(view: dict, command: dict):
 def _render(view, viewer, names):
     seats = list(view.get("seats") or (view.get("players") or {}).keys())
     current = view.get("current")
-    head = f"Origins - round {view.get('round', '?')} of {view.get('max_rounds', '?')}"
+    head = _("Round %(round)s of %(rounds)s", round=view.get("round", "?"), rounds=view.get("max_rounds", "?"))
+    lines = [f"<strong>{e(head)}</strong>"]
     if view.get("status") == "finished":
         winners = ", ".join(_name_of(names, w) for w in ((view.get("result") or {}).get("winners") or []))
-        head += f" - finished, winner: {winners}"
+        lines.append(f'<strong class="board-end">{e(_("Finished, winner: %(names)s", names=winners))}</strong>')
     elif current:
-        head += f" - {_name_of(names, current)} to act"
-    out = [text(10, 24, head, 17, INK, weight="bold"),
-           text(W - 10, 24, f"viewing as {viewer if viewer else 'spectator'}", 13, INK, "end")]
-    out += _legend(50)
-    part, y = _sites(view, 84)
-    out += part
-    part, y = _rows(view, y)
-    out += part
-    part, y = _market(view, y + 16)
-    out += part
-    part, y = _tracks(view, seats, y + 20)
-    out += part
-    for k, pid in enumerate(seats):
-        out += _panel(view, pid, k, names, 10 + (k % 2) * 394, y + (k // 2) * 508, viewer)
-    height = y + 508 * ((len(seats) + 1) // 2) + 4
-    players = view.get("players") or {}
-    scores = ", ".join(f"{_name_of(names, p)} {(players.get(p) or {}).get('vp', 0)} VP" for p in seats)
-    summary = f"{head}. Scores: {scores or 'none'}."
-    return svg_root(W, height, "Origins board", summary, False,
-                    _rect(0, 0, W, height, "#ffffff", stroke="none", rx=0) + "".join(out))
+        lines.append(e(_("%(player)s to act", player=_name_of(names, current))))
+    panels = [_panel(view, pid, k, names, viewer) for k, pid in enumerate(seats)]
+    return layout.board_set(GAME, "list", _("Origins board"),
+                            [layout.lines(lines), _legend(), _sites(view), _rows(view), _market(view),
+                             _tracks(view, seats), '<div class="board-parts">' + "".join(panels) + "</div>"])
 
 
 def render_board(view: dict, viewer) -> str:
-    """An inline SVG of the board (sites, dice rows, market, temples, war track, every city) from a view."""
+    """The board as HTML that reflows (sites, dice rows, market, temples, war track, every city) from a view."""
     try:
         return _render(view if isinstance(view, dict) else {}, viewer, {})
     except Exception:  # the board must never break a page; fall back to a plain notice
-        return svg_root(400, 40, "Origins board", "Origins board unavailable for this view.", False,
-                        text(10, 24, "Origins board unavailable for this view.", 13))
+        return layout.board_set(GAME, "list", _("Origins board"),
+                                [layout.lines([e(_("Origins board unavailable for this view."))])])

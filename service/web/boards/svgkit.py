@@ -39,7 +39,8 @@ def text(x, y, value, size=14, fill="#000000", anchor="start", weight="normal", 
 
 
 def place(key: str, name: str, body: str) -> str:
-    """A board place a command may act on: a group with `data-place`, its name as a tooltip."""
+    """A board place a command may act on: a group with `data-place`, its name as a tooltip (its second
+    child is what a live place outlines)."""
     return f'<g data-place="{e(key)}"><title>{e(name)}</title>{body}</g>'
 
 
@@ -53,13 +54,24 @@ def seat_letter(index: int) -> str:
     return SEAT_LETTERS[index % len(SEAT_LETTERS)]
 
 
-def svg_root(width: float, height: float, label: str, summary: str, dark: bool, body: str) -> str:
-    """The root <svg>: a named group (its places may be buttons) with a text alternative of the essentials."""
-    theme = "board-dark" if dark else "board-light"
+def svg_root(width: float, height: float, label: str, summary: str, dark: bool, body: str, kind: str = "") -> str:
+    """A board <svg>: a named group (its places may be buttons) with a text alternative of the essentials."""
+    theme = ("board-dark" if dark else "board-light") + (f" {kind}" if kind else "")
     return (f'<svg xmlns="http://www.w3.org/2000/svg" class="board-svg {theme}" width="{width:.0f}" '
             f'height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}" role="group" '
-            f'aria-label="{e(label)}" aria-describedby="board-summary" font-family="sans-serif">'
-            f'<desc id="board-summary">{e(summary)}</desc>{body}</svg>')
+            f'aria-label="{e(label)}" font-family="sans-serif">'
+            f'<desc>{e(summary)}</desc>{body}</svg>')
+
+
+def block(width: float, height: float, label: str, body: str, dark: bool = False, kind: str = "board-block") -> str:
+    """A small self-contained <svg> of one part of a board (a chip row, a tile), laid out by the page."""
+    return svg_root(width, height, label, label, dark, body, kind)
+
+
+def hit(x: float, y: float, size: float = 44) -> str:
+    """An invisible square of `size` px centred on (x, y): a place's tap target (WCAG 2.5.5: 44 px)."""
+    return (f'<rect class="hit" x="{x - size / 2:.1f}" y="{y - size / 2:.1f}" width="{size}" height="{size}" '
+            f'rx="{size / 2}" fill="transparent" stroke="none"/>')
 
 
 _VIEWBOX = re.compile(r'viewBox="0 0 ([\d.]+) ([\d.]+)"')
@@ -80,9 +92,17 @@ def readable_width(svg: str) -> float | None:
     return float(box.group(1)) * READABLE_PX / min(sizes)
 
 
-def with_readable_width(svg: str) -> str:
-    """Set `--board-min` on the root <svg> so the page's CSS keeps it at least readable_width wide."""
+_SVG = re.compile(r"<svg .*?</svg>", re.S)
+
+
+def _one_readable(svg: str) -> str:
+    """One <svg> element with `--board-min` set from its own viewBox and smallest text."""
     width = readable_width(svg)
-    if width is None or not svg.startswith("<svg "):
+    if width is None:
         return svg
     return f'<svg style="--board-min: {width:.0f}px" ' + svg[len("<svg "):]
+
+
+def with_readable_width(markup: str) -> str:
+    """Set `--board-min` on every <svg> of a board so the page's CSS keeps each at least readable_width wide."""
+    return _SVG.sub(lambda m: _one_readable(m.group(0)), markup)

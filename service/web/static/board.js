@@ -7,7 +7,7 @@
   var LEVELS = [1, 1.5, 2, 3];
   var KEY = "turnstream.boardZoom";
 
-  // -- zoom ----------------------------------------------------------------------------------------
+  // -- zoom: only a map pans and zooms (list boards reflow to the page's width) --------------------------
   var tools = document.createElement("div");
   tools.className = "board-tools";
   tools.setAttribute("role", "group");
@@ -27,6 +27,9 @@
   tools.querySelector(".muted.small").textContent = t("Drag or scroll to pan.");
   board.parentNode.insertBefore(tools, board);
   var levelEl = tools.querySelector(".zoom-level");
+
+  function hasMap() { return !!board.querySelector("[data-map-frame]"); }
+  function showTools() { tools.hidden = !hasMap(); }
 
   function setZoom(level) {
     if (level === "fit") {
@@ -60,23 +63,86 @@
   var saved = null;
   try { saved = window.localStorage.getItem(KEY); } catch (e) { saved = null; }
   setZoom(saved === "fit" ? "fit" : (parseFloat(saved) || 1));
+  showTools();
 
-  // -- on opening, a board wider or taller than its frame shows the viewer's own piece ----------------
-  // (a board marks it with [data-mine]: a ship, a home system); later live updates keep where the player panned
+  // -- a map opens on the viewer's own piece ([data-mine]: a ship, a home system), centred in its frame;
+  // a live update redraws the map, which then keeps where the player panned
+  var panned = null;
+  function frame() { return board.querySelector("[data-map-frame]"); }
+
   function showMine() {
-    var mine = board.querySelector("[data-mine]");
-    if (!mine || (board.scrollWidth <= board.clientWidth && board.scrollHeight <= board.clientHeight)) { return; }
-    var frame = board.getBoundingClientRect();
+    var box = frame();
+    var mine = box && box.querySelector("[data-mine]");
+    if (!mine) { return; }
+    var outer = box.getBoundingClientRect();
     var spot = mine.getBoundingClientRect();
-    var margin = 80;  // the least scroll that shows it with some room around: the header stays in view if it can
-    if (spot.right > frame.left + board.clientWidth - margin) {
-      board.scrollLeft += spot.right - frame.left - board.clientWidth + margin;
-    }
-    if (spot.bottom > frame.top + board.clientHeight - margin) {
-      board.scrollTop += spot.bottom - frame.top - board.clientHeight + margin;
-    }
+    var room = 60;  // already in view with some room around: the map stays as drawn
+    if (spot.left >= outer.left + room && spot.right <= outer.left + box.clientWidth - room &&
+        spot.top >= outer.top + room && spot.bottom <= outer.top + box.clientHeight - room) { return; }
+    box.scrollLeft += spot.left + spot.width / 2 - outer.left - box.clientWidth / 2;
+    box.scrollTop += spot.top + spot.height / 2 - outer.top - box.clientHeight / 2;
   }
-  showMine();
+
+  function keepPan() {
+    var box = frame();
+    if (!box) { return; }
+    if (panned) { box.scrollLeft = panned[0]; box.scrollTop = panned[1]; } else { showMine(); }
+    box.addEventListener("scroll", function () { panned = [box.scrollLeft, box.scrollTop]; }, {passive: true});
+  }
+  keepPan();
+  new MutationObserver(function () { showTools(); keepPan(); hideTip(); }).observe(board, {childList: true});
+
+  // -- terms: their explanation on hover, focus and tap ([data-tip], with a link to the rule) -------------
+  var tip = document.createElement("div");
+  tip.className = "board-tip";
+  tip.id = "board-tip";
+  tip.setAttribute("role", "tooltip");
+  tip.hidden = true;
+  document.body.appendChild(tip);
+  var tipFor = null;
+
+  function showTip(el) {
+    if (tipFor) { tipFor.removeAttribute("aria-describedby"); }
+    tipFor = el;
+    tip.textContent = el.dataset.tip;
+    if (el.dataset.rule) {
+      var link = document.createElement("a");
+      link.href = el.dataset.rule;
+      link.textContent = t("What does this rule say?");
+      tip.appendChild(document.createElement("br"));
+      tip.appendChild(link);
+    }
+    tip.hidden = false;
+    el.setAttribute("aria-describedby", "board-tip");
+    var r = el.getBoundingClientRect();
+    var page = document.documentElement.clientWidth;
+    var left = Math.max(8, Math.min(r.left, page - tip.offsetWidth - 8));
+    tip.style.left = (left + window.scrollX) + "px";
+    tip.style.top = (r.bottom + window.scrollY + 6) + "px";
+  }
+
+  function hideTip() {
+    if (tipFor) { tipFor.removeAttribute("aria-describedby"); }
+    tipFor = null;
+    tip.hidden = true;
+  }
+
+  function termOf(target) { return target.closest && target.closest("#board [data-tip]"); }
+  board.addEventListener("mouseover", function (ev) { var el = termOf(ev.target); if (el && el !== tipFor) { showTip(el); } });
+  board.addEventListener("mouseout", function (ev) {
+    var el = termOf(ev.target);
+    if (el && el === tipFor && !el.contains(ev.relatedTarget) && document.activeElement !== el) { hideTip(); }
+  });
+  board.addEventListener("focusin", function (ev) { var el = termOf(ev.target); if (el) { showTip(el); } });
+  board.addEventListener("focusout", function (ev) {
+    if (!tip.contains(ev.relatedTarget) && termOf(ev.target) === tipFor) { hideTip(); }
+  });
+  document.addEventListener("click", function (ev) {
+    var el = termOf(ev.target);
+    if (el) { if (el === tipFor && ev.pointerType !== "mouse") { return; } showTip(el); return; }
+    if (!tip.contains(ev.target)) { hideTip(); }
+  });
+  document.addEventListener("keydown", function (ev) { if (ev.key === "Escape" && tipFor) { hideTip(); } });
 
   // -- a place several actions share: show just those buttons ---------------------------------------
   function actionsBox() { return document.getElementById("section-actions"); }
