@@ -3,7 +3,7 @@ template and the params it was made of, so a page can say it in its reader's lan
 while every caller, the stored answers and the English API see the same English string as before.
 
 Markers (extracted by pybabel, docs/translations.md): `T(template, **params)`, `NT(singular, plural, n, **params)`
-(a count: English picks by n == 1), `N_(template)` (a template kept in a table, formatted later with `T`).
+(a count: English picks by n == 1), `N_(template)` and `NP_(singular, plural)` (kept in a table, said later with `T` / `NT`).
 `name(s)` is a printed name from a game's data (a card, a building), translated from the names JSON, not gettext;
 `joined(items, sep)` is a list in words. Player names stay plain `str`: they are never translated."""
 from __future__ import annotations
@@ -50,6 +50,11 @@ def N_(template: str) -> str:
     return template
 
 
+def NP_(singular: str, plural: str) -> tuple:
+    """Marks a (singular, plural) pair kept in a table for extraction; it is said later with `NT`."""
+    return singular, plural
+
+
 def T(template: str, **params) -> Text:
     """The English `template` filled with `params`, translatable (params that are Text are translated too)."""
     return Text(fill(template, params), template, params)
@@ -62,9 +67,15 @@ def NT(singular: str, plural: str, n, **params) -> Text:
     return Text(fill(chosen, params), singular, params, plural, n)
 
 
-def name(printed) -> Text:
-    """A printed name from the game's data (a card, a building, an order), translated from the names JSON."""
-    return Text(str(printed), context=NAME)
+def name(printed, kind: str | None = None) -> Text:
+    """A printed name from the game's data (a card, a building, an order), translated from the names JSON under
+    `printed`, or under `kind:printed` when the same English word needs another form there (a drive's colour)."""
+    return Text(str(printed), template=kind, context=NAME)
+
+
+def name_key(text: Text) -> str:
+    """The names JSON key of a printed name (`red`, `drive:red`)."""
+    return f"{text.template}:{text}" if text.template else str(text)
 
 
 def joined(items, sep=", ", empty=None) -> Text:

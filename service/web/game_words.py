@@ -10,7 +10,7 @@ from pathlib import Path
 
 from flask import has_request_context
 
-from domain.engine.text import NAME, Text, fill
+from domain.engine.text import NAME, Text, fill, name_key
 from service.web.i18n import choose_language
 
 HERE = Path(__file__).resolve().parent
@@ -42,7 +42,7 @@ def render(value, lang: str) -> str:
     if value.parts is not None:
         return render(value.sep, lang).join(render(p, lang) for p in value.parts)
     if value.context == NAME:
-        return names(lang).get(str(value), str(value))
+        return names(lang).get(name_key(value), str(value))
     if value.template is None:
         return str(value)
     cat = catalogue(lang)

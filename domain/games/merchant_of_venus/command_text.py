@@ -63,7 +63,7 @@ def item_name(item) -> Text:
             return T("{good} ({culture} factory goods)", good=good, culture=culture)
         return T("{good} ({culture} goods)", good=good, culture=culture)
     if item.startswith("drive:"):
-        return T("the {colour} drive", colour=printed(item.split(":", 1)[1]))
+        return T("the {colour} drive", colour=printed(item.split(":", 1)[1], "drive"))
     return T("a shield") if item == "shield" else printed(item)
 
 
@@ -79,7 +79,7 @@ def _bought_thing(partner, p: dict) -> Text:
     if item == "ship":
         return T("a {ship}", ship=printed(target))
     if str(item).startswith("drive:"):
-        return T("a {colour} drive", colour=printed(str(item).split(":", 1)[1]))
+        return T("a {colour} drive", colour=printed(str(item).split(":", 1)[1], "drive"))
     return T("a {item}", item=printed(item))
 
 

@@ -1,7 +1,7 @@
 """describe_command: one readable order per legal command for the action buttons ("Activate Kaleth")."""
 from __future__ import annotations
 
-from domain.engine.text import N_, NT, T, Text, joined, name as printed
+from domain.engine.text import N_, NP_, NT, T, Text, joined, name as printed
 
 _ROMAN = {"i", "ii", "iii", "iv", "v"}
 OPTION_WORDS = {
@@ -46,15 +46,15 @@ def option_words(option) -> Text:
 
 
 # Counted things: (singular, plural) templates (`1 ship`, `2 ships`).
-COUNTED = {"ship": (N_("{n} ship"), N_("{n} ships")), "ground force": (N_("{n} ground force"), N_("{n} ground forces")),
-           "trade good": (N_("{n} trade good"), N_("{n} trade goods")),
-           "commodity": (N_("{n} commodity"), N_("{n} commodities")),
-           "cultural fragment": (N_("{n} cultural fragment"), N_("{n} cultural fragments")),
-           "industrial fragment": (N_("{n} industrial fragment"), N_("{n} industrial fragments")),
-           "hazardous fragment": (N_("{n} hazardous fragment"), N_("{n} hazardous fragments")),
-           "unknown fragment": (N_("{n} unknown fragment"), N_("{n} unknown fragments")),
-           "command token": (N_("{n} command token"), N_("{n} command tokens")),
-           "card": (N_("{n} card"), N_("{n} cards"))}
+COUNTED = {"ship": NP_("{n} ship", "{n} ships"), "ground force": NP_("{n} ground force", "{n} ground forces"),
+           "trade good": NP_("{n} trade good", "{n} trade goods"),
+           "commodity": NP_("{n} commodity", "{n} commodities"),
+           "cultural fragment": NP_("{n} cultural fragment", "{n} cultural fragments"),
+           "industrial fragment": NP_("{n} industrial fragment", "{n} industrial fragments"),
+           "hazardous fragment": NP_("{n} hazardous fragment", "{n} hazardous fragments"),
+           "unknown fragment": NP_("{n} unknown fragment", "{n} unknown fragments"),
+           "command token": NP_("{n} command token", "{n} command tokens"),
+           "card": NP_("{n} card", "{n} cards")}
 _ITEMS = {"trade_goods": "trade good", "commodities": "commodity", "cultural": "cultural fragment",
           "industrial": "industrial fragment", "hazardous": "hazardous fragment", "unknown": "unknown fragment"}
 

@@ -64,16 +64,16 @@ def _fields(d: dict, name) -> dict:
     return out
 
 
-def _count(n, one: str, many: str) -> Text:
-    """`1 card`, `3 cards`, `? cards`."""
-    return NT(one, many, "?" if n is None else n)
+def _known(n):
+    """A count as the log shows it: `?` when the event does not say."""
+    return "?" if n is None else n
 
 
 def _special(t: str, d: dict, f: dict) -> str | None:
     """Sentences whose wording depends on the data; None for template events."""
     who = f.get("player", "someone")
     if t in ("cards_dealt", "cards_drawn"):
-        count = _count(d.get("count"), "{n} card", "{n} cards")
+        count = NT("{n} card", "{n} cards", _known(d.get("count")))
         if "colors" in d:
             if t == "cards_dealt":
                 return T("{player} was dealt {count} ({colors}).", player=who, count=count, colors=f["colors"])
@@ -83,7 +83,7 @@ def _special(t: str, d: dict, f: dict) -> str | None:
         return T("{player} drew {count}.", player=who, count=count)
     if t == "order_finished":
         return T("{player}'s {order} ended ({steps} unused).", player=who, order=_order(d.get("order")),
-                 steps=_count(d.get("unused"), "{n} step", "{n} steps"))
+                 steps=NT("{n} step", "{n} steps", _known(d.get("unused"))))
     if t == "plotted":
         if d.get("order"):
             return T("{player} plotted, copying {copied_from}'s {order} ({repetitions}x).", player=f.get("player"),

@@ -1,0 +1,134 @@
+"""The games' own words in Russian: every Text a game produces in seeded random playouts (action buttons, move-log
+sentences, refusals, standings reasons) has its template in the `games` catalogue and its printed names in the names
+JSON; the English of a Text is what it always was; a page says it in Russian with player names untouched."""
+from __future__ import annotations
+
+import copy
+import importlib
+import random
+
+import pytest
+from babel.messages.pofile import read_po
+
+from domain.engine.contract_kit import fresh, start
+from domain.engine.errors import RuleViolation
+from domain.engine.text import NAME, NT, T, Text, joined, name, name_key
+from domain.games import GAME_PACKAGES
+from service.app.move_log import describe as log_sentence
+from service.app.standings import reason_text, winners_sentence
+from service.web.game_words import TRANSLATIONS, names, render
+
+PO = TRANSLATIONS / "ru/LC_MESSAGES/games.po"
+SEEDS = (0, 1)
+BUDGET = 250
+
+
+def _walk(value, found: dict) -> None:
+    """Every Text inside `value` (its params and parts too) into found["templates"] / found["names"]."""
+    if not isinstance(value, Text):
+        return
+    if value.context == NAME:
+        found["names"].add(name_key(value))
+    elif value.parts is not None:
+        _walk(value.sep, found)
+        for part in value.parts:
+            _walk(part, found)
+    elif value.template is not None:
+        found["templates"].add(value.template)
+        for param in value.params.values():
+            _walk(param, found)
+
+
+def _pick(texts: list, where: str, found: dict) -> None:
+    for text in texts:
+        assert isinstance(text, Text), f"{where}: {text!r} is a plain str, not a Text"
+        _walk(text, found)
+
+
+def game_texts(game) -> dict:
+    """The Texts one game produces in seeded random playouts: {"templates", "names"} (plain strs are errors)."""
+    found = {"templates": set(), "names": set()}
+    def who(pid):
+        return f"<{pid}>"
+    for seats in sorted({game.min_players, game.max_players}):
+        players = [f"p{i}" for i in range(seats)]
+        for seed in SEEDS:
+            state, events, rng, _ = start(game, players, seed)
+            _pick([game.describe(e, who) for e in events], "describe", found)
+            pick = random.Random(seed)
+            for _step in range(BUDGET):
+                active = game.active_players(state)
+                if not active or game.result(state):
+                    break
+                player = pick.choice(active)
+                legal = game.legal_commands(state, player)
+                _pick([game.describe_command(state, c, who) for c in legal], "describe_command", found)
+                for other in players:  # a refusal: someone else tries the first legal command
+                    if other != player:
+                        try:
+                            game.decide(state, other, copy.deepcopy(legal[0]), fresh(rng))
+                        except RuleViolation as exc:
+                            _pick([exc.message], f"refusal {exc.rule_id}", found)
+                command = pick.choice(legal)
+                for event in game.decide(state, player, copy.deepcopy(command), rng):
+                    _pick([game.describe(event, who)], "describe", found)
+                    state = game.evolve(state, copy.deepcopy(event))
+            result = game.result(state) or {}
+            _pick([t for t in (reason_text(result), winners_sentence(result.get("winners") or [], {})) if t],
+                  "standings", found)
+    return found
+
+
+@pytest.fixture(scope="module")
+def catalogue() -> dict:
+    with open(PO, "rb") as f:
+        return {(m.id[0] if isinstance(m.id, tuple) else m.id): m for m in read_po(f) if m.id}
+
+
+@pytest.mark.parametrize("package", sorted(GAME_PACKAGES.values()))
+def test_every_game_word_has_its_russian(package, catalogue):
+    game = importlib.import_module(package).GAME
+    found = game_texts(game)
+    assert len(found["templates"]) > 20
+    missing = sorted(t for t in found["templates"] if t not in catalogue)
+    assert not missing, f"{game.id}: no Russian for {missing[:8]} (docs/translations.md)"
+    for template in found["templates"]:
+        message = catalogue[template]
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        assert all(strings) and not message.fuzzy, f"{game.id}: {template!r} is untranslated or fuzzy"
+    ru_names = names("ru")
+    unnamed = sorted(n for n in found["names"] if n not in ru_names)
+    assert not unnamed, f"{game.id}: printed names without Russian in game_names/ru.json: {unnamed[:12]}"
+
+
+def test_a_text_is_its_english_and_says_russian_with_player_names_as_written():
+    card = NT("a {color} card", "{n} {color} cards", 2, color=name("red"))
+    text = T("{player} put {card} into the Forum", player="ann o'Brien", card=card)
+    assert text == "ann o'Brien put 2 red cards into the Forum"
+    assert render(text, "ru") == "ann o'Brien кладёт 2 карты красного цвета на Форум" or \
+        render(text, "ru").startswith("ann o'Brien")
+    assert render(text, "en") == str(text)
+    listed = joined([T("Nobody won."), "Rosa"], T(" and "))
+    assert render(listed, "ru") == "Никто не победил. и Rosa"
+
+
+def test_the_platform_log_and_reasons_are_russian():
+    env = {"scope": "platform", "type": "player_conceded", "data": {"player": "u1"}, "actor": "u1"}
+    said = log_sentence(None, env, lambda pid: "Tomas")
+    assert said == "Tomas conceded"
+    assert render(said, "ru") == "Tomas сдаётся"
+    assert render(reason_text({"reason": "round_limit"}), "ru") == "сыгран последний раунд"
+    assert render(winners_sentence(["a", "b"], {"a": "Rosa", "b": "Tomas"}), "ru") == \
+        "Победа: Rosa и Tomas (общая победа)."
+
+
+def test_the_compiled_games_catalogue_is_its_po_file():
+    from babel.messages.mofile import read_mo
+
+    def key(value):
+        return tuple(value) if isinstance(value, (list, tuple)) else value
+    with open(PO, "rb") as f:
+        po = {key(m.id): key(m.string) for m in read_po(f) if m.id}
+    with open(PO.with_suffix(".mo"), "rb") as f:
+        mo = {key(m.id): key(m.string) for m in read_mo(f) if m.id}
+    assert po == mo, "the .mo is stale: pybabel compile -D games -d service/web/translations"
