@@ -1,28 +1,33 @@
-"""A finished match's standings for people: ranks, names, scores and their breakdown, the winners as a sentence."""
+"""A finished match's standings for people: ranks, names, scores and their breakdown, the winners as a sentence
+(sentences are `Text`: the pages say them in the reader's language, service/web/game_words.py)."""
 from __future__ import annotations
 
+from domain.engine.text import N_, T, Text, joined
+
 BREAKDOWN_KEYS = ("breakdown", "details")  # where the games put a per-player score breakdown
-REASONS = {"draw_pile_empty": "the draw pile ran out", "round_limit": "the last round was played",
-           "target": "a player reached the target", "vp_target": "a player reached the victory point target",
-           "conceded": "a player conceded"}
+REASONS = {"draw_pile_empty": N_("the draw pile ran out"), "round_limit": N_("the last round was played"),
+           "target": N_("a player reached the target"),
+           "vp_target": N_("a player reached the victory point target"), "conceded": N_("a player conceded"),
+           "max_rounds": N_("the last round was played"), "net_worth": N_("a player reached the net worth target"),
+           "gold_exhausted": N_("the gold of the district cards ran out"), "rounds": N_("the last round was played")}
 
 
 def names_sentence(names: list) -> str:
-    """People as a phrase: "Ann", "Ann and Bob", "Ann, Bob and Cy"."""
+    """People as a phrase: "Ann", "Ann and Bob", "Ann, Bob and Cy" (names as players wrote them)."""
     names = [str(n) for n in names]
     if len(names) <= 1:
         return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return T("{first} and {last}", first=joined(names[:-1]), last=names[-1])
 
 
 def winners_sentence(winners: list, names: dict) -> str:
     """"Ann won.", "Ann and Bob won (a shared victory).", or "Nobody won."."""
     people = [names.get(w, w) for w in winners]
     if not people:
-        return "Nobody won."
+        return T("Nobody won.")
     if len(people) == 1:
-        return f"{people[0]} won."
-    return f"{names_sentence(people)} won (a shared victory)."
+        return T("{winner} won.", winner=str(people[0]))
+    return T("{winners} won (a shared victory).", winners=names_sentence(people))
 
 
 def reason_text(result: dict) -> str | None:
@@ -30,7 +35,8 @@ def reason_text(result: dict) -> str | None:
     reason = result.get("reason")
     if not reason:
         return None
-    return REASONS.get(reason, str(reason).replace("_", " "))
+    known = REASONS.get(reason)
+    return T(known) if known else Text(str(reason).replace("_", " "))
 
 
 def _label(key: str) -> str:

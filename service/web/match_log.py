@@ -6,6 +6,7 @@ from domain.engine import platform_events as pe
 from domain.engine.commands import same_command
 
 from service.app.move_log import describe
+from service.web.game_words import say
 
 LOG_LIMIT = 300
 CHAT_LIMIT = 200
@@ -14,7 +15,7 @@ TAKEBACK, DISPUTE = "takeback", "dispute"
 
 def sentence(game, env: dict, name) -> str:
     """One readable sentence for a (redacted) envelope, capitalised and closed with a full stop."""
-    text = describe(game, env, name).strip() or env["type"].replace("_", " ")
+    text = say(describe(game, env, name)).strip() or env["type"].replace("_", " ")
     text = text[0].upper() + text[1:]
     return text if text[-1] in ".!?" else text + "."
 
