@@ -5,6 +5,7 @@ from __future__ import annotations
 from domain.engine.text import N_, T, Text, joined
 
 BREAKDOWN_KEYS = ("breakdown", "details")  # where the games put a per-player score breakdown
+SCORE_KEYS = ("vp", "score")  # a details column by one of these names may be the score itself
 REASONS = {"draw_pile_empty": N_("the draw pile ran out"), "round_limit": N_("the last round was played"),
            "target": N_("a player reached the target"),
            "vp_target": N_("a player reached the victory point target"), "conceded": N_("a player conceded"),
@@ -43,18 +44,24 @@ def _label(key: str) -> str:
     return key.upper() if len(key) <= 2 else key.replace("_", " ").capitalize()
 
 
-def standings(result: dict | None, players: list, names: dict) -> dict | None:
-    """{"sentence", "reason", "columns", "rows": [{rank, player, name, winner, score, parts}]}, best first."""
+def column_keys(breakdown: dict) -> list:
+    """The breakdown's keys by name: one order for every viewer (a fold read back from JSON has its keys sorted,
+    a fold kept in memory has them as the game wrote them)."""
+    return sorted({k for parts in breakdown.values() if isinstance(parts, dict) for k in parts if k != "total"})
+
+
+def standings(result: dict | None, players: list, names: dict, column_order=column_keys) -> dict | None:
+    """{"sentence", "reason", "columns", "keys", "rows": [{rank, player, name, winner, score, parts}]}, best first.
+
+    `column_order(breakdown) -> keys` names the breakdown's columns in order; in details that are not a sum (no
+    "total"), a column equal to the score for every player (Uchronia's "vp") is left out."""
     if not result:
         return None
     scores = result.get("scores") or {}
     winners = list(result.get("winners") or [])
     breakdown = next((result[k] for k in BREAKDOWN_KEYS if isinstance(result.get(k), dict)), {})
-    columns = []
-    for parts in breakdown.values():
-        for key in parts if isinstance(parts, dict) else ():
-            if key != "total" and key not in columns:
-                columns.append(key)
+    columns = [key for key in column_order(breakdown)
+               if not _repeats_score(breakdown, scores, key)]
     ranking = list(result.get("ranking") or [])
     seated = ranking + [p for p in players if p not in ranking]
     position = {p: i for i, p in enumerate(seated)}
@@ -71,7 +78,14 @@ def standings(result: dict | None, players: list, names: dict) -> dict | None:
                      "conceded": player in conceded,
                      "score": scores.get(player), "parts": [parts.get(c) for c in columns]})
     return {"sentence": winners_sentence(winners, names), "reason": reason_text(result),
-            "columns": [_label(c) for c in columns], "rows": rows}
+            "columns": [_label(c) for c in columns], "keys": columns, "rows": rows}
+
+
+def _repeats_score(breakdown: dict, scores: dict, key: str) -> bool:
+    """Whether a details column is the score again (Uchronia's "vp"; details that add up to a total never are)."""
+    rows = [parts for parts in breakdown.values() if isinstance(parts, dict)]
+    return key in SCORE_KEYS and bool(rows) and not any("total" in parts for parts in rows) and \
+        all(parts.get(key) == scores.get(player) for player, parts in breakdown.items())
 
 
 def _number(value) -> float:

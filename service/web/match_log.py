@@ -11,12 +11,15 @@ from service.web.game_words import say
 LOG_LIMIT = 300
 CHAT_LIMIT = 200
 TAKEBACK, DISPUTE = "takeback", "dispute"
+ROUNDS_AFTER = 12  # a log of more commands than this is grouped by round
 
 
-def sentence(game, env: dict, name) -> str:
-    """One readable sentence for a (redacted) envelope, capitalised and closed with a full stop."""
+def sentence(game, env: dict, name, written=()) -> str:
+    """One readable sentence for a (redacted) envelope, capitalised and closed with a full stop; a sentence that
+    opens with one of the `written` display names keeps it as its player wrote it ("tomas", not "Tomas")."""
     text = say(describe(game, env, name)).strip() or env["type"].replace("_", " ")
-    text = text[0].upper() + text[1:]
+    if not any(n and text.startswith(n) for n in written):
+        text = text[0].upper() + text[1:]
     return text if text[-1] in ".!?" else text + "."
 
 
@@ -52,10 +55,12 @@ def log_entries(match, viewer, names: dict) -> list:
     event of the same command already told the end (so the finish is logged once)."""
     def name(pid):
         return names.get(pid, pid) if pid else "someone"
+    written = [str(n) for n in names.values()]
     envelopes = latest(match, LOG_LIMIT)
     effective = set(match.effective)
     causes = revert_causes(envelopes)
     disputing = may_dispute(match, viewer)
+    rounds = rounds_of(envelopes)
     out = []
     for i in range(len(envelopes) - 1, -1, -1):
         env = envelopes[i]
@@ -68,13 +73,56 @@ def log_entries(match, viewer, names: dict) -> list:
         game_event = env["scope"] == pe.GAME
         reverted = game_event and env["version"] not in effective
         first_of_command = before is None or before["scope"] != pe.GAME or not same_command(before, env)
-        out.append({"version": env["version"], "text": sentence(match.game, match.redact(env, viewer), name),
+        out.append({"version": env["version"], "text": sentence(match.game, match.redact(env, viewer), name, written),
                     "actor": env.get("actor"), "at": env.get("at"), "type": env["type"], "scope": env["scope"],
                     "revert": causes.get(env["version"], TAKEBACK) if reverted else None,
                     "revert_cause": (env.get("data") or {}).get("cause") if env["type"] == pe.MOVES_REVERTED else None,
                     "disputable": disputing and game_event and not reverted and env.get("actor") is not None
-                    and first_of_command})
+                    and first_of_command, "round": rounds.get(env["version"]),
+                    "command": (env.get("actor"), env.get("cmd"), env.get("at"))})
     return out
+
+
+def rounds_of(envelopes: list) -> dict:
+    """{version: the round it was played in}, from the games' events that carry a `round` (public)."""
+    out, current = {}, None
+    for env in envelopes:
+        number = (env.get("data") or {}).get("round") if env["scope"] == pe.GAME else None
+        if isinstance(number, int) and not isinstance(number, bool):
+            current = number
+        out[env["version"]] = current
+    return out
+
+
+def commands(entries: list, names: dict) -> list:
+    """The log as one entry per command, newest first: its headline event's words (the first that says what the
+    player did: "Ann commanded…", not "Ann's Residence went to the Forum") on its first event's version, and the
+    command's other events folded under it (`events`, oldest first)."""
+    runs = []
+    for e in reversed(entries):  # oldest first
+        if runs and e["command"] == runs[-1][-1]["command"]:
+            runs[-1].append(e)
+        else:
+            runs.append([e])
+    out = []
+    for run in runs:
+        actor = names.get(run[0]["actor"], run[0]["actor"]) if run[0]["actor"] else None
+        head = next((e for e in run if actor and e["text"].startswith(f"{actor} ")), run[0])
+        out.append(dict(run[0], text=head["text"], events=[e for e in run if e is not head]))
+    return out[::-1]
+
+
+def log_by_round(entries: list, names: dict) -> list:
+    """The commands grouped by round, newest first: [{"round", "entries", "open"}]; a short log is one group."""
+    rows = commands(entries, names)
+    if len(rows) <= ROUNDS_AFTER:
+        return [{"round": None, "entries": rows, "open": True}]
+    groups = []
+    for row in rows:
+        if not groups or groups[-1]["round"] != row["round"]:
+            groups.append({"round": row["round"], "entries": [], "open": not groups})
+        groups[-1]["entries"].append(row)
+    return groups
 
 
 def chat_messages(match, names: dict) -> list:

@@ -4,10 +4,12 @@ from __future__ import annotations
 from flask import render_template
 from markupsafe import Markup
 
+from service.web import action_help, game_over
 from service.web.actions import action_groups, actions
 from service.web.boards import render_board
 from service.web.deadline_view import hours_text, turn_deadlines
-from service.web.match_log import LOG_LIMIT, chat_messages, latest, log_entries
+from service.web.i18n import choose_language
+from service.web.match_log import LOG_LIMIT, chat_messages, latest, log_by_round, log_entries
 from service.app.matches import legal_for
 from service.app.standings import standings
 
@@ -22,14 +24,65 @@ def live_sections(w, match, viewer, csrf: str = "") -> dict:
     names = w.users.names(list(match.players) + actors + [match.created_by or ""])
     names.pop("", None)
     view = match.view(viewer)
-    acts = actions(match.game, match.game_state, view, legal_for(match, viewer), names)
-    active = match.active_players()
+    legal = legal_for(match, viewer)
+    acts = actions(match.game, match.game_state, view, legal, names)
+    active = match.active_players() if match.status == "active" else []
     log = log_entries(match, viewer, names)
-    ctx = {"match": match, "viewer": viewer, "names": names, "csrf": csrf, "active": active, "groups": action_groups(acts),
-           "log": log, "quotes": {e["version"]: e["text"] for e in log}, "disputes": list(match.disputes.values()),
-           "chat": chat_messages(match, names), "standings": standings(match.result, match.players, names),
+    groups = explained_groups(match.game_id, action_groups(acts))
+    rounds = log_by_round(log, names)
+    quotes = {e["version"]: e["text"] for e in log}
+    quotes.update((e["version"], e["text"]) for group in rounds for e in group["entries"])  # a command's headline
+    ctx = {"match": match, "viewer": viewer, "names": names, "csrf": csrf, "active": active, "groups": groups,
+           "log": log, "rounds": rounds, "quotes": quotes,
+           "disputes": list(match.disputes.values()), "header": header(match, viewer, active, legal),
+           "chat": chat_messages(match, names), "standings": final_standings(match, view, names),
            "deadlines": turn_deadlines(w, match, active), "deadline_text": hours_text(match.turn_deadline_hours or 0)}
     board = render_board(match.game_id, view, viewer, names, acts)
     html = {key: Markup(render_template(f"parts/{key}.html", **ctx)) for key in LIVE_PARTS}
     html["board"] = board
     return {"html": html, "names": names, "active": active}
+
+
+def header(match, viewer, active: list, legal: list) -> dict:
+    """What the viewer must do now and why: {"todo", "why", "rule", "waiting": [(player, phrase)]}."""
+    if match.status != "active" or match.open_dispute():
+        return {}
+    if viewer in active and legal:
+        kind = action_help.kinds_of(legal)[0]
+        return {"todo": action_help.todo(match.game_id, legal), "rule": action_help.rule_anchor(match.game_id, kind),
+                "why": action_help.explanation(match.game_id, kind, choose_language())}
+    waiting = []
+    for player in active:  # only the kinds of move they may make: their words would show a hidden hand
+        kinds = [{"type": c["type"]} for c in legal_for(match, player)]
+        waiting.append((player, action_help.todo(match.game_id, kinds) if kinds else ""))
+    return {"waiting": waiting}
+
+
+def explained_groups(game_id: str, groups: list) -> list:
+    """The button groups with what their move does, the expected move marked primary, the giving-up moves last
+    and asking first."""
+    lang = choose_language()
+    for group in groups:
+        kind = action_help.group_kind(group)
+        group.update(kind=kind, hint=action_help.explanation(game_id, kind, lang),
+                     rule=action_help.rule_anchor(game_id, kind), gives_up=kind in action_help.GIVING_UP,
+                     ask=kind in action_help.ASK_FIRST, phrase=action_help.phrase(game_id, kind))
+    groups.sort(key=lambda g: g["gives_up"])
+    expected = next((g for g in groups if not g["gives_up"]), None)
+    if expected is not None and len(expected["actions"]) == 1:
+        expected["primary"] = True
+    return groups
+
+
+def final_standings(match, view, names: dict) -> dict | None:
+    """The standings in the page's language: winners, why the match ended, the tiebreak that decided."""
+    table = standings(match.result, match.players, names,
+                      column_order=lambda breakdown: game_over.column_keys(match.game_id, breakdown))
+    if table is None:
+        return None
+    result = match.result
+    table.update(sentence=game_over.winners_sentence(list(result.get("winners") or []), names),
+                 reason=game_over.reason_sentence(result),
+                 columns=[game_over.column_label(match.game_id, k) for k in table["keys"]],
+                 tiebreak=game_over.tiebreak_sentence(match.game_id, result, view, table["rows"], names))
+    return table

@@ -49,7 +49,7 @@ def test_conceding_a_two_player_match_ends_it_and_counts_in_standings_and_rating
     assert won["rating_change"] > 0 > lost["rating_change"]
     assert game in records[ann]["ratings"] and game in records[bob]["ratings"]
     page = client.get(f"/matches/{mid}").get_data(as_text=True)
-    assert "a player conceded" in page and "data-conceded" in page and "Bob conceded." in page
+    assert "A player conceded, so the match ended." in page and "data-conceded" in page and "bob conceded." in page  # as he wrote his name
     assert page.index("data-conceded") > page.index("winner-badge"), "the conceding player is listed last"
     again = client.post(f"/api/matches/{mid}/concede", headers=ha)
     assert again.status_code == 409 and again.get_json()["error"]["code"] == "match_finished"

@@ -16,9 +16,9 @@ def test_rows_are_ranked_best_first_with_the_breakdown_as_columns():
               "breakdown": {"a": {"vp": 1, "gold": 2, "total": 3}, "b": {"vp": 9, "gold": 0, "total": 9},
                             "c": {"vp": 3, "gold": 0, "total": 3}}, "reason": "round_limit"}
     table = standings(result, ["a", "b", "c"], NAMES)
-    assert table["columns"] == ["VP", "Gold"]
+    assert table["columns"] == ["Gold", "VP"], "by name unless the page names an order: the same for every viewer"
     assert [(r["rank"], r["name"], r["score"], r["parts"]) for r in table["rows"]] == [
-        (1, "Bob", 9, [9, 0]), (2, "Ann", 3, [1, 2]), (2, "Cy", 3, [3, 0])]
+        (1, "Bob", 9, [0, 9]), (2, "Ann", 3, [2, 1]), (2, "Cy", 3, [0, 3])]
     assert table["sentence"] == "Bob won." and table["reason"] == "the last round was played"
 
 
@@ -27,3 +27,13 @@ def test_a_game_ranking_decides_between_equal_scores():
     rows = standings(result, ["a", "b"], NAMES)["rows"]
     assert [(r["rank"], r["name"], r["winner"]) for r in rows] == [(1, "Bob", True), (2, "Ann", False)]
     assert standings(None, ["a"], NAMES) is None
+
+
+def test_a_details_column_that_is_the_score_is_shown_once():
+    result = {"winners": ["a", "b"], "scores": {"a": 4, "b": 4}, "reason": "max_rounds",
+              "details": {"a": {"vp": 4, "buildings": 1, "operations": 0}, "b": {"vp": 4, "buildings": 1, "operations": 0}}}
+    table = standings(result, ["a", "b"], NAMES, column_order=lambda d: ["vp", "buildings", "operations"])
+    assert table["keys"] == ["buildings", "operations"] and table["rows"][0]["parts"] == [1, 0]
+    origins = {"winners": ["a"], "scores": {"a": 0, "b": 0},
+               "breakdown": {"a": {"vp": 0, "gold": 0, "total": 0}, "b": {"vp": 0, "gold": 0, "total": 0}}}
+    assert standings(origins, ["a", "b"], NAMES)["keys"] == ["gold", "vp"], "a sum's parts stay, 0 or not"

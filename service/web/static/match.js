@@ -160,31 +160,65 @@
       say(t("You are looking at an earlier move: go back to live to act."), "error");
       return;
     }
-    if (btn) {
-      var cmd = JSON.parse(btn.dataset.command);
-      btn.disabled = true;
-      act("command", {type: cmd.type, payload: cmd.payload || {}, command_id: commandId()}, (btn.getAttribute("aria-label") || btn.textContent).trim() + t(": done."))
-        .then(function () { btn.disabled = false; });
-      return;
-    }
+    if (btn && btn.dataset.ask) { askFirst(btn.dataset.ask, btn, function () { send(btn); }); return; }
+    if (btn) { send(btn); return; }
+    if (ev.target.closest("[data-confirm-yes]")) { answer(true); return; }
+    if (ev.target.closest("[data-confirm-no]")) { answer(false); return; }
     var vote = ev.target.closest("[data-vote]");
     if (vote) {
       act("vote/" + encodeURIComponent(vote.dataset.vote), {accept: vote.dataset.accept === "true"}, t("Vote recorded."));
       return;
     }
     if (ev.target.id === "takeback") { act("takeback", {}, t("Your last move was taken back.")); }
-    if (ev.target.id === "concede" && window.confirm(t("Concede this match? You are ranked last, and it cannot be undone."))) {
-      ev.target.disabled = true;
-      act("concede", {}, t("You conceded."));
+    if (ev.target.id === "concede") {
+      askFirst(t("Concede this match? You are ranked last, and it cannot be undone."), ev.target, function () {
+        document.getElementById("concede").disabled = true;
+        act("concede", {}, t("You conceded."));
+      });
     }
     if (ev.target.id === "rematch") { rematch(ev.target); }
     if (ev.target.id === "replay-live" || ev.target.closest("[data-back-to-live]")) { showLive(); return; }
     var seekTo = ev.target.closest("[data-seek]");
     var entry = ev.target.closest("li[data-event-version]");
-    if (seekTo || (entry && !ev.target.closest("button, a, time"))) {
+    if (seekTo || (entry && !ev.target.closest("button, a, time, summary, details"))) {
       seek(parseInt((seekTo || entry).dataset.seek || entry.dataset.eventVersion, 10));
     }
   });
+
+  // -- a move that gives something up asks first, in the page (not a browser dialog) -----------------
+  var pending = null;  // {go, from}: what "Yes" does and the control to return to
+  function askFirst(question, from, go) {
+    var box = document.getElementById("confirm-step");
+    if (!box) { go(); return; }
+    pending = {go: go, from: from};
+    box.querySelector("#confirm-question").textContent = question;
+    box.hidden = false;
+    box.querySelector("[data-confirm-no]").focus();
+  }
+
+  function answer(yes) {
+    var box = document.getElementById("confirm-step");
+    var was = pending;
+    pending = null;
+    if (box) { box.hidden = true; }
+    if (!was) { return; }
+    if (yes) { was.go(); return; }  // the move's own focus handling (turnstream:acting) takes it from here
+    var back = was.from && document.body.contains(was.from) ? was.from : document.getElementById("actions-title");
+    back.focus();
+  }
+
+  document.addEventListener("keydown", function (ev) {
+    if (ev.key === "Escape" && pending) { ev.preventDefault(); answer(false); }
+  });
+
+  // Sends a button's (or a board place's) command; match_view.js keeps the focus near it afterwards.
+  function send(btn) {
+    var cmd = JSON.parse(btn.dataset.command);
+    document.dispatchEvent(new CustomEvent("turnstream:acting", {detail: {from: btn}}));
+    btn.disabled = true;
+    act("command", {type: cmd.type, payload: cmd.payload || {}, command_id: commandId()}, (btn.getAttribute("aria-label") || btn.textContent).trim() + t(": done."))
+      .then(function () { btn.disabled = false; });
+  }
 
   function rematch(btn) {
     btn.disabled = true;

@@ -33,7 +33,7 @@
       var actor = li.dataset.actor || (at !== null && at === prevAt ? prevActor : "");
       prevActor = actor;
       prevAt = at;
-      return parseInt(li.dataset.eventVersion, 10) > after && actor !== viewer;
+      return parseInt(li.dataset.eventVersion, 10) > after && actor && actor !== viewer;  // moves, not the platform's
     }).reverse();
   }
 
@@ -127,14 +127,16 @@
   function keyOf(el) {
     if (!el || el === document.body) { return null; }
     if (el.id) { return "#" + el.id; }
-    var attrs = ["data-command", "data-vote", "data-seek", "data-dispute-version"];
+    var onBoard = el.closest("#board") ? "#board " : "";
+    var attrs = ["data-command", "data-choice", "data-vote", "data-seek", "data-dispute-version"];
     for (var i = 0; i < attrs.length; i++) {
       if (el.hasAttribute(attrs[i])) {
         var sel = "[" + attrs[i] + '="' + CSS.escape(el.getAttribute(attrs[i])) + '"]';
         if (attrs[i] === "data-vote") { sel += '[data-accept="' + el.dataset.accept + '"]'; }
-        return sel;
+        return onBoard + sel;
       }
     }
+    if (onBoard) { return "#board"; }
     return el.closest("[data-live]") ? "#" + el.closest("[data-live]").id : null;
   }
 
@@ -144,10 +146,29 @@
     var el = ev.target.closest && ev.target.closest("button, [data-command]");
     actedFrom = el && el.closest("[data-live], #actions-card") ? keyOf(el) : null;
   }, true);
+  // A move sent from the board keeps the focus on the board; from a button, near the actions (match.js says which).
+  document.addEventListener("turnstream:acting", function (ev) {
+    var from = ev.detail && ev.detail.from;
+    if (!from) { return; }
+    actedFrom = keyOf(from);
+  });
+
+  // Where the focus goes when the control it was on is gone: the board it acted on, else the expected move,
+  // else the first action, else the actions' heading.
+  function fallbackFocus(key) {
+    if (key && key.indexOf("#board") === 0) { return boardFocus(); }
+    return document.querySelector("#section-actions button.action.primary:not([hidden])") ||
+      document.querySelector("#section-actions button.action:not([hidden])") || document.getElementById("actions-title");
+  }
+
+  function boardFocus() {
+    var board = document.getElementById("board");
+    return board.querySelector("[data-command][tabindex], [data-choice][tabindex]") || board;
+  }
 
   document.addEventListener("turnstream:before-update", function () {
     var active = document.activeElement;
-    var inside = active && active !== document.body && active.closest && active.closest("[data-live], #actions-card");
+    var inside = active && active !== document.body && active.closest && active.closest("[data-live], #actions-card, #board");
     focusKey = inside ? keyOf(active) : (active === document.body || !active ? actedFrom : null);
     actedFrom = null;
   });
@@ -160,12 +181,60 @@
     updateTitle();
     if (focusKey) {
       var again = document.querySelector(focusKey);
-      if (again && !again.disabled) { again.focus(); } else { document.getElementById("actions-title").focus(); }
+      if (again && !again.disabled && !again.hidden && again.getClientRects().length) { again.focus(); } else { fallbackFocus(focusKey).focus(); }
       focusKey = null;
     }
   });
 
   document.addEventListener("visibilitychange", function () { markSeen(); updateTitle(); });
+
+  // -- the log is one stop for Tab: arrow keys move between its entries (a roving tabindex), so the
+  // "Dispute this move" of an older move is a few arrow presses away, not a Tab through the whole log ----------
+  var CONTROLS = "button, summary, a";
+  function entriesShown() {
+    return Array.prototype.filter.call(document.querySelectorAll(".log li[data-event-version]"), function (li) {
+      return li.getClientRects().length > 0;
+    });
+  }
+
+  function rove(current) {
+    var entries = entriesShown();
+    if (!entries.length) { return; }
+    current = current && entries.indexOf(current) >= 0 ? current : entries[0];
+    document.querySelectorAll(".log li[data-event-version]").forEach(function (li) {
+      li.querySelectorAll(CONTROLS).forEach(function (el) {
+        if (el.closest("li[data-event-version]") === li) { el.tabIndex = li === current ? 0 : -1; }
+      });
+    });
+  }
+
+  document.addEventListener("focusin", function (ev) {
+    var li = ev.target.closest && ev.target.closest(".log li[data-event-version]");
+    if (li) { rove(li); }
+  });
+
+  document.addEventListener("keydown", function (ev) {
+    if (ev.key !== "ArrowDown" && ev.key !== "ArrowUp") { return; }
+    var li = ev.target.closest && ev.target.closest(".log li[data-event-version]");
+    if (!li || ev.target.closest("details.consequences ol")) { return; }
+    var entries = entriesShown();
+    var next = entries[entries.indexOf(li) + (ev.key === "ArrowDown" ? 1 : -1)];
+    if (!next) { return; }
+    ev.preventDefault();
+    var kind = ev.target.classList.contains("dispute-move") ? ".dispute-move" : "button.seek";
+    rove(next);
+    (next.querySelector(kind) || next.querySelector("button.seek")).focus();
+  });
+  document.addEventListener("turnstream:updated", function () {
+    var active = document.activeElement;
+    rove(active && active.closest ? active.closest(".log li[data-event-version]") : null);
+  });
+  document.addEventListener("toggle", function (ev) {
+    if (ev.target.classList && ev.target.classList.contains("log-round")) {
+      var active = document.activeElement;
+      rove(active && active.closest ? active.closest(".log li[data-event-version]") : null);
+    }
+  }, true);
 
   // -- a table wider than its box (the final standings) says it scrolls sideways --------------------
   function markOverflow() {
@@ -186,6 +255,7 @@
   markNew();
   markSeen();
   updateTitle();
+  rove(null);
   showNotifyState();
   scrollChat();
   markOverflow();
