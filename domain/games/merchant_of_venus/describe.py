@@ -65,7 +65,7 @@ def _observed(d, who) -> Text:
 
 
 REASONS = {"round_limit": N_("round limit"), "target": N_("target"), "destination": N_("destination"),
-           "mp_exhausted": N_("mp exhausted"), "blocked": N_("blocked")}
+           "mp_exhausted": N_("mp exhausted"), "blocked": N_("blocked"), "stopped": N_("stopped")}
 
 
 def _reason(reason) -> Text:

@@ -9,7 +9,7 @@ from .command_text import OPTION_WORDS, counted, step_words, title
 def _lot(lot) -> Text:
     if not lot:
         return T("nothing")
-    return T("{count} {item}", count=lot.get("count", "?"), item=printed(str(lot.get("item", "?")).replace("_", " ")))
+    return T("{count} {item}", count=lot.get("count", "?"), item=printed(str(lot.get("item", "?")).replace("_", " "), "lot"))
 
 
 def _count(n, one: str, many: str | None = None) -> Text:

@@ -58,7 +58,7 @@ def _fields(d: dict, name) -> dict:
         elif key == "order" and isinstance(value, str):
             out[key] = _order(value)
         elif isinstance(value, list):
-            out[key] = joined([colour(v) if key == "colors" else str(v) for v in value], empty=T("nothing"))
+            out[key] = joined([printed(v, "colour") if key == "colors" else str(v) for v in value], empty=T("nothing"))
         else:
             out[key] = value
     return out
