@@ -132,3 +132,8 @@ def test_the_compiled_games_catalogue_is_its_po_file():
     with open(PO.with_suffix(".mo"), "rb") as f:
         mo = {key(m.id): key(m.string) for m in read_mo(f) if m.id}
     assert po == mo, "the .mo is stale: pybabel compile -D games -d service/web/translations"
+
+
+def test_every_game_title_has_its_russian_name():
+    titles = {importlib.import_module(p).GAME.title for p in GAME_PACKAGES.values()}
+    assert not sorted(t for t in titles if t not in names("ru")), "the platform's log names each game"
