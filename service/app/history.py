@@ -97,17 +97,19 @@ class History:
         """`replay` of an archived match this process has not folded: its events folded once, up to `version`
         only (an archived match has finished and keeps no snapshots); None where the general path is needed (the
         head itself, or rules upgraded after `version`: the head's rules redact)."""
-        envelopes = self.store.read_range(match_id, 1)
-        head = len(envelopes)
+        found = self.store.archived_bodies(match_id, version)
+        if found is None:  # archived, then restored live meanwhile: the general path
+            return None
+        head, envelopes, later = found
         if not 0 <= version <= head:
             raise Invalid(f"this match has versions 0..{head}, not {version}", "version_out_of_range",
                           current_version=head)
-        if version == head or any(env["type"] == pe.RULES_UPGRADED for env in envelopes[version:]):
+        if version == head or pe.RULES_UPGRADED in later:
             return None
-        at = agg.fold(match_id, envelopes[:version], self.games) if version else agg.Match(id=match_id)
+        at = agg.fold(match_id, envelopes, self.games) if version else agg.Match(id=match_id)
         viewer = at.viewer_for(user_id)
         answer = self._seen_at(at, True, viewer)
-        answer["event"] = at.redact(envelopes[version - 1], viewer, finished=True) if version else None
+        answer["event"] = at.redact(envelopes[-1], viewer, finished=True) if version else None
         answer["latest_version"] = head
         return answer
 

@@ -24,7 +24,9 @@ from domain.engine.hashing import GENESIS, HASHED_FIELDS, SALTED_FORMAT, chain_f
 from domain.engine.json_codec import canonical_json, compact_json, loads
 from domain.engine.rng import derive_draw
 
-FORMAT = 1  # the first byte of a record; a later format is read by its own decoder
+FORMAT = 2  # the first byte of a record: 2 = the columns below, zstd with its content checksum (required)
+MAX_DOCUMENT = 64 * 1024 * 1024  # a record's document decompressed (a 5,000-event match: about 2 MB)
+FORMATS = (1, 2)  # what this decoder reads: 1 = the same without the checksum (records written before it)
 LEVEL = 19  # zstd level: records are written once, in a worker, and read many times (decoding speed is the same)
 EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 CHAINED = ("prev", "hash")
@@ -129,7 +131,8 @@ def encode(match_id: str, texts: list, head: str, seed_hex: str | None) -> bytes
     doc = {"format": FORMAT, "match": match_id, "length": len(texts), "head": head, "seed": seed_hex,
            "orders": orders.values, "types": types.values, "scopes": scopes.values, "actors": actors.values,
            **cols, "raw": raw}
-    record = bytes([FORMAT]) + zstandard.ZstdCompressor(level=LEVEL).compress(compact_json(doc).encode())
+    compressor = zstandard.ZstdCompressor(level=LEVEL, write_checksum=True)
+    record = bytes([FORMAT]) + compressor.compress(compact_json(doc).encode())
     decoded = decode(record)
     if decoded.texts != list(texts):
         bad = next((i for i, (a, b) in enumerate(zip(decoded.texts, texts)) if a != b), len(texts)) + 1
@@ -242,6 +245,11 @@ class Decoded:
         """The last version."""
         return len(self.texts)
 
+    def bodies(self, upto: int) -> tuple[int, list, set]:
+        """archive_codec.bodies, from the decoded texts."""
+        later = {self._parse(t)["type"] for t in self.texts[max(upto, 0):]}
+        return self.version, self.envelopes(0, max(upto, 0)), later
+
     def envelopes(self, after: int = 0, end: int | None = None) -> list:
         """Fresh envelopes (dicts) of versions after+1..end (end None: to the head), as json_codec.loads reads
         the stored texts."""
@@ -268,13 +276,23 @@ def _may_hide_big_integer(text: str) -> bool:
 def decode(record: bytes) -> Decoded:
     """Every stored event text of a record, its chain recomputed (ArchiveError when the record is unreadable or
     its chain does not end at its head)."""
-    if not record or record[0] != FORMAT:
-        raise ArchiveError(f"an archive record of unknown format {record[:1]!r}")
     try:
-        doc = loads(zstandard.ZstdDecompressor().decompress(record[1:]))
+        doc = _document(record)
         return _decoded(doc)
-    except (zstandard.ZstdError, ValueError, KeyError, IndexError, TypeError) as exc:
+    except (zstandard.ZstdError, ValueError, KeyError, IndexError, TypeError, MemoryError) as exc:
         raise ArchiveError(f"the archive record cannot be read: {type(exc).__name__}: {exc}") from None
+
+
+def _document(record: bytes) -> dict:
+    """A record's document, decompressed (its frame's checksum checked: a format 2 record without one is damaged)."""
+    if not record or record[0] not in FORMATS:
+        raise ArchiveError(f"an archive record of unknown format {record[:1]!r}")
+    frame = zstandard.get_frame_parameters(record[1:])
+    if record[0] == 2 and not frame.has_checksum:
+        raise ArchiveError("the archive record has lost its checksum")
+    if frame.content_size > MAX_DOCUMENT:  # a damaged size field must not make a read allocate gigabytes
+        raise ArchiveError(f"the archive record claims {frame.content_size} bytes")
+    return loads(zstandard.ZstdDecompressor().decompress(record[1:]))
 
 
 def _chain_of(first: dict) -> int:
@@ -285,27 +303,22 @@ def _chain_of(first: dict) -> int:
     return chain
 
 
-def _decoded(doc: dict) -> Decoded:
+def _events(doc: dict, upto: int | None = None):
+    """(verbatim text or None, envelope without prev and hash, key order) of versions 1..upto of a record's document
+    (a verbatim event's envelope is its text read, prev and hash included)."""
     match_id, seed_hex, raw = doc["match"], doc["seed"], doc["raw"]
     seed = bytes.fromhex(seed_hex) if seed_hex else None
     orders, types, scopes, actors = doc["orders"], doc["types"], doc["scopes"], doc["actors"]
-    sealed = [order == SEALED_ORDER for order in orders]
     o, t, s, a, at, d, r, c = (doc[k] for k in COLUMNS)
-    texts: list = []
-    append, dumps, sorted_keys, digest = texts.append, orjson.dumps, orjson.OPT_SORT_KEYS, hmac.digest
-    prev, chain, ms, stamp_ms, stamp, cmd, next_draw = GENESIS, 1, 0, None, "", None, 0
-    for i in range(doc["length"]):
-        version = i + 1
+    ms, stamp_ms, stamp, cmd, next_draw = 0, None, "", None, 0
+    for i in range(doc["length"] if upto is None else min(upto, doc["length"])):
         text = raw.get(str(i)) if raw else None
         if text is not None:  # verbatim
             env = loads(text)
-            if version == 1:
-                chain = _chain_of(env)
             ms = _ms_or(env.get("at"), ms)
             cmd = env.get("cmd")
             next_draw = _after_draws(env.get("rng"), next_draw)
-            prev = env.get("hash")
-            append(text)
+            yield text, env, None
             continue
         ms += at[i]
         if ms != stamp_ms:
@@ -318,11 +331,40 @@ def _decoded(doc: dict) -> Decoded:
             next_draw += len(pairs) // 2
         cc = c[i]
         cmd = None if cc == NONE else cmd if cc == SAME else cc
-        env = {"version": version, "type": types[t[i]], "scope": scopes[s[i]], "actor": actors[a[i]],
-               "at": stamp, "data": d[i], "rng": rng, "cmd": cmd}
+        # the keys in the sorted order a stored text has them (SEALED_ORDER), as a read of that text gives them
+        yield None, {"actor": actors[a[i]], "at": stamp, "cmd": cmd, "data": d[i], "rng": rng,
+                     "scope": scopes[s[i]], "type": types[t[i]], "version": i + 1}, orders[o[i]]
+
+
+def bodies(record: bytes, upto: int) -> tuple[int, list, set]:
+    """(the record's length, the envelopes of versions 1..upto without prev and hash, the types of the events after
+    them): what a replay folds, read
+    without recomputing the chain (as a replay of a stream does not verify it; zstd's checksum, which records
+    written since it was added carry, still refuses a damaged one). ArchiveError when the record is unreadable."""
+    try:
+        doc = _document(record)
+        envelopes = [env for _text, env, _order in _events(doc, upto)]
+        raw, types = doc["raw"], doc["types"]
+        later = {loads(raw[str(i)])["type"] if raw and str(i) in raw else types[doc["t"][i]]
+                 for i in range(max(upto, 0), doc["length"])}
+        return doc["length"], envelopes, later
+    except (zstandard.ZstdError, ValueError, KeyError, IndexError, TypeError, MemoryError) as exc:
+        raise ArchiveError(f"the archive record cannot be read: {type(exc).__name__}: {exc}") from None
+
+
+def _decoded(doc: dict) -> Decoded:
+    match_id, seed_hex = doc["match"], doc["seed"]
+    seed = bytes.fromhex(seed_hex) if seed_hex else None
+    texts: list = []
+    append, dumps, sorted_keys, digest = texts.append, orjson.dumps, orjson.OPT_SORT_KEYS, hmac.digest
+    prev, chain = GENESIS, 1
+    for version, (text, env, order) in enumerate(_events(doc), 1):
         if version == 1:
             chain = _chain_of(env)
-        if sealed[o[i]] and chain == SALTED_FORMAT and seed is not None:  # the common case, inlined (_rebuild)
+        if text is not None:  # verbatim
+            prev = env.get("hash")
+            append(text)
+        elif order == SEALED_ORDER and chain == SALTED_FORMAT and seed is not None:  # the common case, inlined
             try:
                 body = dumps(env, option=sorted_keys).decode()
             except TypeError:
@@ -332,8 +374,8 @@ def _decoded(doc: dict) -> Decoded:
             append(f'{{"prev":"{prev}","hash":"{h}",{body[1:]}')
             prev = h
         else:
-            text, prev = _rebuild(env, orders[o[i]], chain, seed, version, prev)
+            text, prev = _rebuild(env, order, chain, seed, version, prev)
             append(text)
     if prev != doc["head"]:
         raise ArchiveError("the record's recomputed chain does not end at its head")
-    return Decoded(match_id, texts, doc["head"], seed_hex, rebuilt_only=not raw)
+    return Decoded(match_id, texts, doc["head"], seed_hex, rebuilt_only=not doc["raw"])

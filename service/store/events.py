@@ -11,7 +11,7 @@ from redis.exceptions import NoScriptError
 
 from domain.engine.json_codec import compact_json, loads
 
-from service.store.archive_codec import Decoded, decode
+from service.store.archive_codec import Decoded, bodies, decode
 from service.store.keys import Keys
 from service.metrics import count_round_trip
 
@@ -229,6 +229,16 @@ class EventStore:
         """The decoded archive record of a match whose stream is missing (kept for this process), or None."""
         record = self.r.execute_command("GET", self.keys.archive(match_id), **RAW)
         return self.archives.put(decode(record)) if record is not None else None
+
+    def archived_bodies(self, match_id: str, upto: int) -> tuple[int, list, set] | None:
+        """(the last version, the envelopes of versions 1..upto, prev and hash left out when the record is read for
+        them, the types of the later events) of an archived match, or None when it has no record: a replay's read,
+        which recomputes no chain."""
+        decoded = self.archives.get(match_id)
+        if decoded is not None:
+            return decoded.bodies(upto)
+        record = self.r.execute_command("GET", self.keys.archive(match_id), **RAW)
+        return bodies(record, upto) if record is not None else None
 
     def archived(self, match_id: str) -> bool:
         """True when the match is archived (known to this process, or said by its meta)."""

@@ -16,7 +16,7 @@ from service.app import invitations
 from service.app.history import History
 from service.app.matches import MatchService
 from service.cli.golden import SHORT_OPTIONS, PLAYERS, play_one, seeded_secrets, stepping_clock
-from service.store.archive_codec import ArchiveError, decode, encode
+from service.store.archive_codec import ArchiveError, bodies, decode, encode
 from service.store.memory import InMemoryEventStore
 
 GOLDEN = Path(__file__).resolve().parents[1] / "fixtures" / "golden"
@@ -123,3 +123,33 @@ def test_a_damaged_record_is_refused_on_reading():
     for damaged in (record[:-5], b"\x09" + record[1:], record[:40] + bytes([record[40] ^ 1]) + record[41:], b""):
         with pytest.raises(ArchiveError):
             decode(damaged)
+
+
+@pytest.mark.parametrize("game_id", ["uchronia", "merchant-of-venus"])
+def test_a_replay_read_gives_the_events_without_their_chain(game_id):
+    """`bodies` (a replay's read, no chain recomputed) gives versions 1..upto as the stored texts read, prev and
+    hash left out, and the types of the events after them."""
+    match_id, texts, meta, secret = played(game_id, f"bodies:{game_id}")
+    record = encode(match_id, texts, meta["head"], secret)
+    upto = len(texts) // 2
+    length, envelopes, later = bodies(record, upto)
+    stored = [json.loads(t) for t in texts]
+    assert length == len(texts) and len(envelopes) == upto
+    assert envelopes == [{k: v for k, v in e.items() if k not in ("prev", "hash")} for e in stored[:upto]]
+    assert later == {e["type"] for e in stored[upto:]}
+    assert decode(record).bodies(upto) == (length, stored[:upto], later)
+
+
+def test_a_damaged_record_is_refused_by_a_replay_read_too():
+    """Any one bit flipped anywhere in a record: `bodies`, which recomputes no chain, refuses it (zstd's checksum,
+    the frame's header) or reads the very same events (a bit the format ignores), never other ones."""
+    envs = chain(base(30))
+    record = encode("m1", [compact_json(e) for e in envs], envs[-1]["hash"], SEED.hex())
+    intact, refused = bodies(record, 20), 0
+    for at in range(len(record)):
+        for bit in (1, 2, 4, 8, 16, 32, 64, 128):
+            try:
+                assert bodies(record[:at] + bytes([record[at] ^ bit]) + record[at + 1:], 20) == intact
+            except ArchiveError:
+                refused += 1
+    assert refused > 7 * len(record)
