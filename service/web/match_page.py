@@ -62,11 +62,15 @@ def explained_groups(game_id: str, groups: list) -> list:
     """The button groups with what their move does, the expected move marked primary, the giving-up moves last
     and asking first."""
     lang = choose_language()
+    explained = {}  # kind -> the id of its explanation (shown once, above its first group)
     for group in groups:
         kind = action_help.group_kind(group)
-        group.update(kind=kind, hint=action_help.explanation(game_id, kind, lang),
-                     rule=action_help.rule_anchor(game_id, kind), gives_up=kind in action_help.GIVING_UP,
-                     ask=kind in action_help.ASK_FIRST, phrase=action_help.phrase(game_id, kind))
+        hint = action_help.explanation(game_id, kind, lang) if kind not in explained else None
+        if hint:
+            explained[kind] = f"hint-{kind}"
+        group.update(kind=kind, hint=hint, hint_id=explained.get(kind),
+                     gives_up=kind in action_help.GIVING_UP, ask=kind in action_help.ASK_FIRST,
+                     phrase=action_help.phrase(game_id, kind))
     groups.sort(key=lambda g: g["gives_up"])
     expected = next((g for g in groups if not g["gives_up"]), None)
     if expected is not None and len(expected["actions"]) == 1:
