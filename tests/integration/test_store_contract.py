@@ -259,6 +259,22 @@ def test_an_archived_match_reads_the_same(store):
     assert archive_match(store, "m1", 0)["status"] == "already" and every_read(store) == before
 
 
+def test_a_replay_read_of_an_archived_match(store):
+    """archived_bodies: None for a live match; for an archived one its length, versions 1..upto without prev and
+    hash (read from the record, or from the decoded record this process holds: the same), the later types."""
+    from service.app.archive import archive_match
+    envs = store_finished(store)
+    assert store.archived_bodies("m1", 3) is None
+    assert archive_match(store, "m1", 0)["status"] == "archived"
+    bare = [{k: v for k, v in e.items() if k not in ("prev", "hash")} for e in envs]
+    length, first, later = store.archived_bodies("m1", 4)
+    assert (length, first, later) == (len(envs), bare[:4], {e["type"] for e in envs[4:]})
+    store.read("m1", 0)  # the record decoded and kept by this process
+    length, first, later = store.archived_bodies("m1", 4)
+    assert [{k: v for k, v in e.items() if k not in ("prev", "hash")} for e in first] == bare[:4]
+    assert (length, later) == (len(envs), {e["type"] for e in envs[4:]})
+
+
 def test_archiving_keeps_only_the_record_and_the_meta(on_redis):
     """On Redis the stream, command table, secret and snapshots are deleted; the record shares the slot."""
     from service.app.archive import archive_match
