@@ -27,9 +27,9 @@ STEPS = {
     },
     "merchant-of-venus": {
         "declare_direction": (_l("declare where the ship heads"), "movement.declare"),
-        "skip_movement": (_l("stay put this turn"), "turn.phase"),
+        "skip_movement": (_l("stay put this turn"), None),
         "roll_speed": (_l("roll the speed dice"), "movement.speed-dice"),
-        "assign_navigation": (_l("assign a die to navigation"), "nav.one-die"),
+        "assign_navigation": (_l("assign a die to navigation"), "nav.assign-timing"),
         "move": (_l("move the ship a step"), "movement.adjacent"),
         "end_move": (_l("end the move here"), "movement.voluntary-stop"),
         "observe": (_l("look at a face-down culture"), "contact.observe"),
@@ -38,14 +38,14 @@ STEPS = {
         "pick_up": (_l("pick up a passenger"), "passenger.pick-up"),
         "drop_off": (_l("drop off a passenger"), "passenger.drop-off"),
         "jettison": (_l("jettison cargo"), "capacity.free-space"),
-        "end_turn": (_l("end the turn"), "turn.phase"),
+        "end_turn": (_l("end the turn"), None),
     },
     "ti4-exploration": {
         "activate_system": (_l("activate a system"), "tactical.eligible-system"),
         "move_ships": (_l("move ships into the active system"), "movement.adjacent"),
-        "end_movement": (_l("end the movement"), "flow.wrong-step"),
+        "end_movement": (_l("end the movement"), None),
         "commit_ground_forces": (_l("land ground forces on a planet"), "invasion.commit"),
-        "end_invasion": (_l("end the invasion"), "flow.wrong-step"),
+        "end_invasion": (_l("end the invasion"), None),
         "produce": (_l("produce units in the home system"), "production.home"),
         "skip_production": (_l("skip production"), "production.home"),
         "gain_control": (_l("gain control of a planet"), "73.comment-4"),
@@ -61,8 +61,8 @@ STEPS = {
         "propose_transaction": (_l("offer a deal"), "transaction.windows"),
         "accept_transaction": (_l("accept the deal on offer"), "transaction.response"),
         "decline_transaction": (_l("decline the deal on offer"), "transaction.response"),
-        "pass": (_l("pass for the rest of the round"), "flow.wrong-step"),
-        "end_turn": (_l("end the turn"), "flow.wrong-step"),
+        "pass": (_l("pass for the rest of the round"), None),
+        "end_turn": (_l("end the turn"), None),
     },
     "origins": {
         "visit": (_l("send a die or the Archon to a site"), "visit.worker"),
@@ -81,6 +81,14 @@ STEPS = {
         "bonus_resource": (_l("take the resource bonus"), "bonus.resource"),
         "end_visit": (_l("end the visit"), "visit.end"),
     },
+}
+# what a move without a rule of its own does (the rules page explains it in its turn's section)
+OWN_WORDS = {
+    "skip_movement": _l("Your ship does not move this turn."),
+    "end_turn": _l("Ends your turn; the next player moves."),
+    "end_movement": _l("Ends this step of the turn; the next step follows."),
+    "end_invasion": _l("Ends this step of the turn; the next step follows."),
+    "pass": _l("You take no more actions this round; the others play on until everyone has passed."),
 }
 # moves that give up the rest of something (a turn, a round, an order): never the primary button, asked first
 GIVING_UP = {"pass", "end_turn", "end_order", "end_move", "end_movement", "end_invasion", "end_visit",
@@ -116,6 +124,8 @@ def explanation(game_id: str, kind: str, lang: str) -> str | None:
     """The rule text that explains a command type, from the game's rules page in `lang`."""
     from service.web.rules_page import rules_text  # here: rules_page imports the pages that import this module
     step = STEPS.get(game_id, {}).get(kind)
+    if step and step[1] is None:
+        return str(OWN_WORDS[kind]) if kind in OWN_WORDS else None
     text = rules_text(game_id, lang) if step else None
     for group in (text or {}).get("rules", []):
         for rule_id, _title, words in group["entries"]:
@@ -127,7 +137,7 @@ def explanation(game_id: str, kind: str, lang: str) -> str | None:
 def rule_anchor(game_id: str, kind: str) -> str | None:
     """The rules page's anchor of the rule that explains a command type."""
     step = STEPS.get(game_id, {}).get(kind)
-    return f"rule-{step[1]}" if step else None
+    return f"rule-{step[1]}" if step and step[1] else None
 
 
 def group_kind(group: dict) -> str:
