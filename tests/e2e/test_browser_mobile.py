@@ -56,7 +56,7 @@ def test_every_control_is_a_44px_tap_target_on_a_phone(browser, site):
     context, page = _page(browser, site, 390)
     page.goto(f"{site['base']}/matches/{site['running']}")
     page.wait_for_selector("#live-indicator.on")
-    page.wait_for_selector(".board-tools [data-zoom-fit]")
+    page.wait_for_selector("#board .board-set")
     assert page.locator("details.action-group summary").count() >= 1
     assert _small_controls(page) == []
     narrow = page.eval_on_selector_all("button", """els => els.filter(e => e.offsetParent !== null)
@@ -73,8 +73,12 @@ def test_every_control_is_a_44px_tap_target_on_a_phone(browser, site):
 
 
 def test_the_desktop_page_keeps_compact_controls(browser, site):
+    ann = site["ann"]
+    status, match = Api(site["base"], ann["token"]).post("/api/matches", {"game": "merchant-of-venus",
+                                                                          "players": [ann["id"]], "bots": ["random"]})
+    assert status == 201, match
     context, page = _page(browser, site, 1280)
-    page.goto(f"{site['base']}/matches/{site['running']}")
+    page.goto(f"{site['base']}/matches/{match['id']}")  # a map: the zoom controls are its own
     page.wait_for_selector(".board-tools [data-zoom-fit]")
     assert page.eval_on_selector(".board-tools [data-zoom-fit]", "el => el.getBoundingClientRect().height") < 40
     context.close()
@@ -130,8 +134,8 @@ def test_declining_an_invitation_asks_first(browser, site):
 
 @pytest.mark.parametrize("game", ["merchant-of-venus", "ti4-exploration"])
 def test_a_board_wider_than_the_phone_opens_on_the_players_own_piece(browser, site, game):
-    """Merchant of Venus's ship and TI4's home system may lie off screen at 390 px: the board frame opens
-    scrolled to them (the board marks the viewer's piece with data-mine)."""
+    """Merchant of Venus's ship and TI4's home system may lie off screen at 390 px: the map's frame opens
+    scrolled to them (the board marks the viewer's piece with data-mine); the page itself never pans sideways."""
     ann = site["ann"]
     status, match = Api(site["base"], ann["token"]).post("/api/matches", {"game": game, "players": [ann["id"]],
                                                                           "bots": ["random"]})
@@ -139,7 +143,8 @@ def test_a_board_wider_than_the_phone_opens_on_the_players_own_piece(browser, si
     context, page = _page(browser, site, 390)
     page.goto(f"{site['base']}/matches/{match['id']}")
     page.wait_for_selector("#board [data-mine]", state="attached")
-    inside = page.evaluate("""() => { const b = document.querySelector('#board'); const f = b.getBoundingClientRect();
+    inside = page.evaluate("""() => { const b = document.querySelector('#board [data-map-frame]');
+        const f = b.getBoundingClientRect();
         const m = b.querySelector('[data-mine]').getBoundingClientRect();
         return [b.scrollWidth > b.clientWidth || b.scrollHeight > b.clientHeight,
                 m.left >= f.left && m.right <= f.right && m.top >= f.top && m.bottom <= f.bottom]; }""")

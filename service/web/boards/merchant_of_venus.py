@@ -11,6 +11,7 @@ from service.web.boards import layout
 from service.web.boards.glossary import svg_term, term
 from service.web.boards.placer import Placer, text_box
 from service.web.boards.svgkit import e, hit, ink, mine_anchor, place, seat_letter, svg_root, text
+from service.web.boards.words import word
 
 GAME = "merchant-of-venus"
 SCALE, OX, OY = 39, 26, 44  # 39 px between neighbouring squares; every live square's target is 44 px
@@ -147,7 +148,7 @@ def _square(sid: str, spaceports: dict, deeds: list, colours: dict) -> str:
     if sq["hazard"]:
         hx, hy, anchor = SPOTS["hazard"][sid]
         body += svg_term(GAME, "hazard", text(hx, hy, f"!c{sq['hazard']}", 12, "#ff8a80", anchor, "bold"))
-    kind_name = _("%(colour)s space", colour=_(sq["color"])) if kind == "space" else _(kind)
+    kind_name = _("%(colour)s space", colour=word(sq["color"])) if kind == "space" else word(kind)
     hazard = _(", hazard c%(fee)s", fee=sq["hazard"]) if sq["hazard"] else ""
     return place(f"square:{sid}", f"{square_name(sid)} ({kind_name}{hazard})", body)
 
@@ -181,7 +182,7 @@ def _systems(view: dict) -> list[str]:
         seen = observed.get(sid)
         line = f"{system['name']}: {culture or '?'}"
         if isinstance(seen, str) and not culture:
-            line = f"{system['name']}: {_('you saw %(culture)s', culture=seen)}"
+            line = system["name"] + ": " + _("you saw %(culture)s", culture=seen)
         w = 0.62 * 13 * len(line) + 8
         out.append(f'<g class="system-label"><rect x="{x - w / 2:.1f}" y="{y - 15:.1f}" width="{w:.0f}" height="20" '
                    f'rx="4" fill="#000" opacity="0.85" class="label-ground"/>'
@@ -225,7 +226,7 @@ def _panel(pid: str, ps: dict, view: dict, colour: str, letter: str, viewer) -> 
         [_("spaceport on %(square)s", square=square_name(s)) for s in ps.get("spaceports") or []]
     observed = ", ".join(data.SYSTEMS.get(s, {}).get("name", str(s)) for s in ps.get("observed_systems") or [])
     rows = [f"{term(GAME, 'credits', 'c' + str(ps.get('cash')))} · {term(GAME, 'net-worth')} c{e(ps.get('net_worth'))}",
-            f"{term(GAME, 'ship', str(ps.get('ship')))} {e(_('on'))} {e(square_name(ps.get('square')))}",
+            term(GAME, "ship", str(ps.get("ship"))) + " " + e(_("on")) + " " + e(square_name(ps.get("square"))),
             f"{term(GAME, 'holds')} {e(ps.get('holds_used'))}/{e(ps.get('holds'))} · "
             f"{term(GAME, 'equipment', ', '.join(equipment))}",
             f"{term(GAME, 'cargo')}: {e(cargo)}",
@@ -254,7 +255,7 @@ def _header(view: dict, names_line: str) -> tuple[str, str]:
     if result:
         line = _("Finished: winner %(names)s", names=", ".join(map(str, result.get("winners") or [])))
     else:
-        phase = _(str(view.get("phase"))) + (", " + _("free space") if view.get("free_space") else "")
+        phase = word(view.get("phase")) + (", " + _("free space") if view.get("free_space") else "")
         line = _("Round %(round)s of %(rounds)s · %(player)s to act (%(phase)s)", round=view.get("round"),
                  rounds=view.get("max_rounds"), player=view.get("active"), phase=phase)
     rows = [f"<strong>{e(line)}</strong>",
@@ -262,7 +263,7 @@ def _header(view: dict, names_line: str) -> tuple[str, str]:
     if not result and turn.get("dice"):
         nav = turn.get("nav_value")
         rows.append(f"{term(GAME, 'dice')} {e(', '.join(map(str, turn.get('dice'))))} · {term(GAME, 'navigation')} "
-                    f"{'-' if nav is None else e(nav)} · {term(GAME, 'mp', _('%(n)s MP left', n=turn.get('mp')))}")
+                    f"{'-' if nav is None else e(nav)} · " + term(GAME, "mp", _("%(n)s MP left", n=turn.get("mp"))))
     if not result and turn.get("destination"):
         rows.append(f"{term(GAME, 'destination')}: {e(square_name(turn.get('destination')))}")
     return layout.lines(rows), line

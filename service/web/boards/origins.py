@@ -9,6 +9,7 @@ from domain.games.origins.command_text import district_card_name, tile_name, wor
 from service.web.boards import layout
 from service.web.boards.glossary import term
 from service.web.boards.svgkit import block, e, ink, place, seat_letter, text
+from service.web.boards.words import word
 
 GAME = "origins"
 FILL = {"blue": "#3b6fd6", "orange": "#e8892b", "purple": "#8a4fc4", "red": "#d23c3c", "yellow": "#e6c229",
@@ -52,7 +53,7 @@ def _sites(view) -> str:
                 + text(10, 22, words(sid), 15, ink(fill), weight="bold")
                 + text(10, 42, _("dial %(n)s", n=site.get("dial", "?")) + f" · {LETTER.get(site.get('colour'), '')}",
                        13, ink(fill))
-                + text(10, 62, _(BONUS.get(site.get("token"), "no bonus")), 13, ink(fill)))
+                + text(10, 62, word(BONUS.get(site.get("token"), "no bonus")), 13, ink(fill)))
         out.append(block(150, 76, words(sid), place(f"site:{sid}", words(sid), body)))
     return layout.section(term(GAME, "sites") + " · " + term(GAME, "dial"), layout.tiles(out))
 
@@ -73,7 +74,7 @@ def _rows(view) -> str:
     orators = view.get("orator_row") or []
     oslots = [_die_slot(i * 50, slot, str(i + 1), f"orator:{i + 1}", _("orator slot %(n)s", n=i + 1))
               for i, slot in enumerate(orators)]
-    cards = [f"{e(district_card_name(c.get('id'))[4:].capitalize())}: {term(GAME, 'gold', _('%(n)s gold', n=c.get('gold', '?')))}"
+    cards = [e(district_card_name(c.get("id"))[4:].capitalize()) + ": " + term(GAME, "gold", _("%(n)s gold", n=c.get("gold", "?")))
              for c in view.get("district_cards") or []]
     body = (f'<div class="board-row"><span class="row-label">{term(GAME, "citizen-row")}</span>'
             + (block(max(50 * len(slots), 50), 70, _("Citizen row"), "".join(slots)) if slots else "") + "</div>"
@@ -128,7 +129,7 @@ def _tracks(view, seats) -> str:
     rows = []
     for t in ("sea", "forest", "mountain"):
         body, w, h = _track(t, 9, [((players.get(p) or {}).get("temples") or {}).get(t, 0) for p in seats], seats)
-        label = _("the %(temple)s temple", temple=_(t))
+        label = _("the %(temple)s temple", temple=word(t))
         rows.append(f'<div class="board-row"><span class="row-label">{term(GAME, "temple-" + t)} '
                     f'<span class="muted">({e(_("%(n)s cards", n=counts.get(t, "?")))})</span></span>'
                     + block(w, h, label, place(f"temple:{t}", label, body)) + "</div>")
@@ -182,7 +183,7 @@ def _city(p, mine) -> str:
         out.append(f'<rect x="{dx - 2}" y="{dy - 2}" width="{2 * CELL + 1}" height="{2 * CELL + 1}" fill="none" '
                    f'stroke="#000" stroke-width="4"/>')
         out.append(_die(dx + CELL - 15, dy + CELL - 15, district.get("die"), 28))
-    return block(x + 5 * CELL + 2, y + 5 * CELL + 2, _("city"), "".join(out))
+    return block(x + 5 * CELL + 2, y + 5 * CELL + 2, _("City"), "".join(out))
 
 
 def _dice(dice: list, free: int, used=True) -> str:
@@ -205,13 +206,13 @@ def _panel(view, pid, k, names, viewer) -> str:
     zc = p.get("zodiac_count") or {}
     zodiac = p.get("zodiac")
     ztext = ", ".join(str(z.get("card")) for z in zodiac if isinstance(z, dict)) if isinstance(zodiac, list) else \
-        " ".join(f"{_(t)} {n}" for t, n in zc.items())
+        " ".join(f"{word(t)} {n}" for t, n in zc.items())
     free = p.get("free_stands", 0) if isinstance(p.get("free_stands"), int) else 0
     rows = [f"{term(GAME, 'stone')} {e(res.get('stone', 0))} · {term(GAME, 'food')} {e(res.get('food', 0))} · "
             f"{term(GAME, 'wisdom')} {e(res.get('wisdom', 0))}",
             f"{term(GAME, 'vp')} {e(p.get('vp', 0))} · {term(GAME, 'gold')} {e(p.get('gold', 0))} · "
             f"{term(GAME, 'war')} {e(p.get('war', 0))} · {term(GAME, 'archon')} "
-            f"{e(_('used') if p.get('archon_used') else _('ready'))}" + (f" · {e(_('attacked'))}" if p.get("attacked") else ""),
+            + e(_("used") if p.get("archon_used") else _("ready")) + (" · " + e(_("attacked")) if p.get("attacked") else ""),
             f"{term(GAME, 'zodiac')}: {e(ztext or _('none'))}"]
     body = ("<ul>" + "".join(f"<li>{r}</li>" for r in rows) + "</ul>"
             + f'<div class="board-row"><span class="row-label">{term(GAME, "stands")}</span>'
@@ -229,7 +230,7 @@ def _marker_swatch(k: int) -> str:
 
 
 def _legend() -> str:
-    items = [layout.swatch(FILL[c], letter) + " " + e(_(c)) for c, letter in LETTER.items()]
+    items = [layout.swatch(FILL[c], letter) + " " + e(word(c)) for c, letter in LETTER.items()]
     return layout.legend(_("Colours"), items)
 
 
@@ -258,7 +259,7 @@ def _render(view, viewer, names):
     lines = [f"<strong>{e(head)}</strong>"]
     if view.get("status") == "finished":
         winners = ", ".join(_name_of(names, w) for w in ((view.get("result") or {}).get("winners") or []))
-        lines.append(f'<strong class="board-end">{e(_("Finished, winner: %(names)s", names=winners))}</strong>')
+        lines.append('<strong class="board-end">' + e(_("Finished, winner: %(names)s", names=winners)) + "</strong>")
     elif current:
         lines.append(e(_("%(player)s to act", player=_name_of(names, current))))
     panels = [_panel(view, pid, k, names, viewer) for k, pid in enumerate(seats)]

@@ -11,6 +11,7 @@ from domain.games.ti4_exploration.command_text import step_words, title
 from service.web.boards import layout
 from service.web.boards.glossary import svg_term, term
 from service.web.boards.svgkit import e, hit, ink, mine_anchor, place, seat_letter, svg_root, text
+from service.web.boards.words import word
 
 GAME = "ti4-exploration"
 
@@ -81,7 +82,7 @@ def _system(sid: str, sys_: dict, view: dict, seats: dict, ox: float, oy: float,
     home = ", " + _("home of %(player)s", player=home_of) if home_of else ""
     hexagon = (f'<polygon points="{_hex_points(cx, cy)}" fill="{HEX_FILL}" stroke="{e(stroke)}" '
                f'stroke-width="{width}"/>' + text(cx, cy - HEX + 30, name, 14, INK, "middle", "bold"))
-    out = [place(f"system:{sid}", f"{name} ({_('system')}{home})", hexagon)]
+    out = [place(f"system:{sid}", name + " (" + _("system") + home + ")", hexagon)]
     if viewer is not None and home_of == viewer:
         out.append(mine_anchor(cx, cy))
     if sys_.get("frontier_token"):
@@ -156,10 +157,10 @@ def _panel(view: dict, viewer, seats: dict) -> str:
         marks = [m for m, on in ((_("▶ turn"), pid == view.get("turn_player")), (_("to act"), pid in active),
                                  (_("passed"), p.get("passed")), (_("you"), viewer is not None and pid == viewer)) if on]
         head = e(" · ".join([pid] + marks))
-        rows = [f"{e(_(COLOUR_NAMES[seat % 4]))}, {term(GAME, 'home')} {e(title(p.get('home', '?')))} · "
+        rows = [f"{e(word(COLOUR_NAMES[seat % 4]))}, {term(GAME, 'home')} {e(title(p.get('home', '?')))} · "
                 f"{term(GAME, 'vp')} {_num(p.get('score'))}",
-                f"{e(_('planets'))}: {term(GAME, 'resources', _('%(n)s resources', n=res))} / "
-                f"{term(GAME, 'influence', _('%(n)s influence', n=inf))}",
+                e(_("planets")) + ": " + term(GAME, "resources", _("%(n)s resources", n=res)) + " / "
+                + term(GAME, "influence", _("%(n)s influence", n=inf)),
                 f"{term(GAME, 'trade-goods')} {_num(p.get('trade_goods'))} · {term(GAME, 'commodities')} "
                 f"{_num(p.get('commodities'))}/{_num(p.get('commodity_value'))} · {term(GAME, 'command-tokens')} "
                 f"{_num(p.get('command_tokens'))}",
@@ -206,7 +207,7 @@ def _legend(seats: dict) -> str:
     items = []
     for pid, seat in sorted(seats.items(), key=lambda kv: kv[1]):
         items.append(layout.swatch(COLOURS[seat % 4], seat_letter(seat), True) + " "
-                     + e(f"{pid} ({_(COLOUR_NAMES[seat % 4])})"))
+                     + e(f"{pid} ({word(COLOUR_NAMES[seat % 4])})"))
     items += [f"<strong>1/2</strong> {term(GAME, 'resources-influence')}", f"<strong>C</strong> {term(GAME, 'cultural')}",
               f"<strong>H</strong> {term(GAME, 'hazardous')}", f"<strong>I</strong> {term(GAME, 'industrial')}",
               f"<strong>- -</strong> {term(GAME, 'exhausted')}", f"<strong>A 3/4</strong> {term(GAME, 'fleet')}",

@@ -10,6 +10,7 @@ from domain.games.uchronia.data import COLOR_INFO, COLORS, DESIGNS
 from service.web.boards import layout
 from service.web.boards.glossary import term
 from service.web.boards.svgkit import block, e, ink, place, text
+from service.web.boards.words import word
 
 GAME = "uchronia"
 FILL = {"yellow": "#e3b92f", "grey": "#9aa0a6", "red": "#c0392b", "blue": "#2e6fd1", "brown": "#8b5a2b"}
@@ -44,7 +45,7 @@ def _chips(counts: dict, label: str, zone: str | None = None) -> str:
     body = []
     for i, color in enumerate(ordered):
         chip = _chip(3 + i * (CHIP_W + GAP), 3, color, counts[color])
-        words = f"{label}: {counts[color]} {_(color)}"
+        words = f"{label}: {counts[color]} {word(color)}"
         body.append(place(f"{zone}:{color}", words, chip) if zone else f"<g><title>{e(words)}</title>{chip}</g>")
     return block(6 + len(ordered) * (CHIP_W + GAP) - GAP, CHIP_H + 6, label, "".join(body))
 
@@ -87,7 +88,7 @@ def _header(view) -> tuple[str, str]:
     waiting = [str(p) for p in pending.get("players") or []]
     step = step_words(pending.get("step", "finished"))
     rows = [f"<strong>{e(_('Round %(round)s of %(rounds)s', round=view.get('round'), rounds=view.get('max_rounds')))}"
-            f"</strong> · {term(GAME, 'vp-target', _('%(n)s VP wins', n=view.get('vp_target')))}"]
+            "</strong> · " + term(GAME, "vp-target", _("%(n)s VP wins", n=view.get("vp_target")))]
     result, ended = view.get("result"), view.get("end_triggered")
     both = " " + _("and") + " "
     line = _("Waiting for %(players)s to %(step)s", players=both.join(waiting), step=step) if waiting else \
@@ -99,21 +100,22 @@ def _header(view) -> tuple[str, str]:
         line2 = _("%(order)s by %(player)s: step %(used)s of %(total)s", order=str(order.get("order", "")).capitalize(),
                   player=order.get("player"), used=order.get("used"), total=order.get("repetitions"))
         if order.get("revealed"):
-            line2 += ", " + _("revealed %(cards)s", cards=", ".join(_(str(c)) for c in order["revealed"]))
+            line2 += ", " + _("revealed %(cards)s", cards=", ".join(word(c) for c in order["revealed"]))
         rows.append(e(line2))
     if isinstance(pending.get("bonus"), dict):
-        rows.append(term(GAME, "monopoly-bonus", _("%(colour)s Monopoly bonus", colour=_(str(pending["bonus"].get("color"))))))
+        rows.append(term(GAME, "monopoly-bonus", _("%(colour)s Monopoly bonus", colour=word(pending["bonus"].get("color")))))
     if isinstance(result, dict):
         line = _("Finished: winner(s) %(names)s", names=", ".join(str(w) for w in result.get("winners") or []))
         rows.append(f'<strong class="board-end">{e(line)}</strong>')
     elif isinstance(ended, dict):
-        rows.append(f'<strong class="board-end">{e(_("Last round: end triggered by %(player)s", player=ended.get("player")))}</strong>')
+        ended_by = _("Last round: end triggered by %(player)s", player=ended.get("player"))
+        rows.append(f'<strong class="board-end">{e(ended_by)}</strong>')
     return layout.lines(rows), line
 
 
 def _legend() -> str:
     """What each card colour is: letter, resource and order."""
-    items = [layout.swatch(FILL[c], LETTER[c]) + f" {e(_(c))}: {term(GAME, COLOR_INFO[c]['resource'])} · "
+    items = [layout.swatch(FILL[c], LETTER[c]) + f" {e(word(c))}: {term(GAME, COLOR_INFO[c]['resource'])} · "
              f"{term(GAME, COLOR_INFO[c]['order'])}" for c in COLORS]
     return layout.legend(_("Colours"), items)
 
@@ -142,12 +144,13 @@ def _player(view, pid, tableau, viewer, seat, names_state) -> str:
              for bid, placed in sites.items()]
     tiles += [_building_tile(bid, _("done · %(n)s VP", n=_cost(bid)), names_state) for bid in tableau.get("completed") or []]
     mine = pid == viewer
-    title = e(pid) + (e(" (" + _("you") + ")") if mine else "") + \
-        f" · {term(GAME, 'vp', _('%(n)s VP', n=tableau.get('vp', 0)))} · " \
+    vp = term(GAME, "vp", _("%(n)s VP", n=tableau.get("vp", 0)))
+    acting = _("to act")
+    title = e(pid) + (e(" (" + _("you") + ")") if mine else "") + f" · {vp} · " \
         f"{term(GAME, 'operation-limit')} {e(tableau.get('operation_limit', '?'))}" + \
-        (f' <span class="to-act-mark">▶ {e(_("to act"))}</span>' if waiting else "")
+        (f' <span class="to-act-mark">▶ {e(acting)}</span>' if waiting else "")
     if tableau.get("monopolies"):
-        title += " · " + term(GAME, "monopoly") + ": " + e(", ".join(_(str(c)) for c in tableau["monopolies"]))
+        title += " · " + term(GAME, "monopoly") + ": " + e(", ".join(word(c) for c in tableau["monopolies"]))
     if tableau.get("hand") is not None:
         hand = _chips(_counts(tableau.get("hand")), _("Hand"), "hand" if mine else None)
     else:
@@ -156,7 +159,7 @@ def _player(view, pid, tableau, viewer, seat, names_state) -> str:
             + _row(term(GAME, "stock"), _chips(_counts(tableau.get("stock")), _("Stock"), "stock" if mine else None))
             + _row(term(GAME, "operations"), _chips(_counts(tableau.get("operations")), _("Operations")))
             + _row(term(GAME, "residence"), _residence(pid, tableau, seat))
-            + (layout.tiles(tiles) if tiles else f'<p class="muted">{e(_("No buildings yet"))}</p>'))
+            + (layout.tiles(tiles) if tiles else '<p class="muted">' + e(_("No buildings yet")) + "</p>"))
     cls = "board-part" + (" to-act" if waiting else "")
     return layout.section(title, body, cls)
 
@@ -169,7 +172,7 @@ def _residence(pid, tableau, seat) -> str:
         counts[c] = counts.get(c, 0) + 1
     ordered = [c for c in COLORS if c in counts]
     order = _ORDER_NAMES.get(residence.get("order"), str(residence.get("order") or ""))
-    order = _(order) if order else ""
+    order = word(order) if order else ""
     width = 12 + len(ordered) * (CHIP_W + GAP) + (9 * len(order) + 8 if order else 0)
     width = max(width, 80)
     chips = "".join(_chip(6 + i * (CHIP_W + GAP), 5, c, counts[c]) for i, c in enumerate(ordered))

@@ -1,0 +1,69 @@
+"""Every game's board, in a real browser at 390 and 1280 px, in English and Russian, at several points of a
+random playout: no label covers another label, a square or a marker; no text is cut at its picture's edge;
+nothing scrolls sideways; the places a player may tap on a map are at least 44×44 px; a map opens on the
+player's own piece. Screenshots in test-artifacts/board-layout-<game>-<lang>-<width>.png."""
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.board_pages import GAMES, PROBLEMS, boards, page
+from tests.e2e.test_browser_pages import ARTIFACTS, browser  # noqa: F401  (the module-scoped chromium fixture)
+
+pytestmark = pytest.mark.browser
+WIDTHS = (390, 1280)
+TARGETS = """() => [...document.querySelectorAll('#board svg.board-map .place-live')].map(p => {
+  const r = p.getBoundingClientRect(); return [p.getAttribute('data-place'), r.width, r.height]; })"""
+MINE_IN_VIEW = """() => { const f = document.querySelector('[data-map-frame]'); const m = f.querySelector('[data-mine]');
+  const a = f.getBoundingClientRect(), b = m.getBoundingClientRect();
+  return [f.scrollWidth > f.clientWidth, b.left >= a.left && b.right <= a.left + f.clientWidth &&
+          b.top >= a.top && b.bottom <= a.top + f.clientHeight]; }"""
+
+
+def _check(browser, label: str, html: str, lang: str, width: int, shot: bool = False) -> list:
+    """The layout problems of one board at one width (and its screenshot when asked)."""
+    phone = width < 600
+    context = browser.new_context(viewport={"width": width, "height": 844 if phone else 900}, is_mobile=phone,
+                                  has_touch=phone)
+    try:
+        tab = context.new_page()
+        tab.set_content(page(html, lang))
+        assert "bob the Builder" in tab.inner_text("#board"), "names as players wrote them"
+        found = [[label, width] + p for p in tab.evaluate(PROBLEMS)]
+        found += [[label, width, "small target", *t] for t in tab.evaluate(TARGETS) if min(t[1], t[2]) < 43.5]
+        if shot:
+            ARTIFACTS.mkdir(exist_ok=True)
+            tab.screenshot(path=str(ARTIFACTS / f"board-layout-{label.rsplit('-', 1)[0]}-{width}.png"), full_page=True)
+        return found
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_no_label_covers_another_label_a_square_or_a_marker(browser, game_id, lang):
+    problems = []
+    for label, html in boards(game_id, lang, seed=3, steps=60, every=20):
+        for width in WIDTHS:
+            problems += _check(browser, label, html, lang, width, shot=label.endswith("step20"))
+    assert problems == []
+
+
+def test_three_ships_on_one_square_cover_nothing(browser):
+    """Merchant of Venus with three players: the ships that start together stand apart, off every label."""
+    problems = []
+    for label, html in boards("merchant-of-venus", "en", seed=5, steps=30, every=10, players=3):
+        problems += _check(browser, label, html, "en", 1280)
+    assert problems == []
+
+
+@pytest.mark.parametrize("game_id", ["merchant-of-venus", "ti4-exploration"])
+def test_a_map_opens_on_the_players_own_piece_on_a_phone(browser, game_id):
+    """The map pans inside its frame at 390 px and opens with the viewer's ship or home system in view."""
+    for _label, html in boards(game_id, "en", seed=4, steps=40, every=20):
+        context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        try:
+            tab = context.new_page()
+            tab.set_content(page(html))
+            assert tab.evaluate(MINE_IN_VIEW) == [True, True]
+        finally:
+            context.close()

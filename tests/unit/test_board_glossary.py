@@ -1,0 +1,67 @@
+"""Every game's board glossary: each term has its words and explanation in English and Russian (Cyrillic), a
+rule it links is one the rules page has, and every term a board shows carries its explanation."""
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from domain.games import load_games
+from service.web.boards import render_board
+from service.web.boards.glossary import HERE, LANGS, glossary
+from service.web.rules_page import rules_text
+from tests.gamekit import start
+
+GAMES = load_games()
+CYRILLIC = re.compile("[а-яё]", re.I)
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_every_term_has_english_and_russian_words_and_text(game_id):
+    terms = glossary(game_id)
+    assert len(terms) >= 15, game_id
+    for term_id, entry in terms.items():
+        for lang in LANGS:
+            assert entry[lang]["term"].strip() and len(entry[lang]["text"]) > 15, (game_id, term_id, lang)
+        assert CYRILLIC.search(entry["ru"]["text"]), (game_id, term_id)
+        assert entry["en"]["text"] != entry["ru"]["text"], (game_id, term_id)
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_a_linked_rule_is_on_the_rules_page(game_id):
+    ids = {rid for group in rules_text(game_id, "en")["rules"] for rid, _name, _text in group["entries"]}
+    for term_id, entry in glossary(game_id).items():
+        assert entry.get("rule") is None or entry["rule"] in ids, (game_id, term_id, entry["rule"])
+
+
+def test_every_game_has_a_glossary_file_and_nothing_else_is_there():
+    assert sorted(p.stem for p in HERE.glob("*.json")) == sorted(GAMES)
+    for path in HERE.glob("*.json"):
+        assert json.loads(path.read_text(encoding="utf-8"))["game"] == path.stem
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_every_term_a_board_shows_explains_itself(game_id):
+    """Each term element carries its tooltip text; an SVG term also its <title> (hover), an HTML one is focusable."""
+    game = GAMES[game_id]
+    players = ["ann", "bob"]
+    state, *_ = start(game, players)
+    root = ET.fromstring(str(render_board(game_id, game.view(state, "ann"), "ann")))
+    terms = [el for el in root.iter() if el.get("data-tip")]
+    assert len({el.get("data-term") for el in terms}) >= 8, game_id
+    for el in terms:
+        if el.tag == "abbr":
+            assert el.get("tabindex") == "0" and el.get("title") == el.get("data-tip")
+        else:
+            assert el.find("{http://www.w3.org/2000/svg}title").text == el.get("data-tip")
+
+
+def test_a_russian_page_shows_the_rulebooks_terms():
+    """Drawn for a Russian page, the terms are the rulebook's and the board's own words are translated."""
+    from tests.e2e.board_pages import boards
+    label, board = next(boards("uchronia", "ru", steps=0))
+    assert "Резиденция" in board and "предел Операций" in board and "Раунд" in board, label
+    label, board = next(boards("uchronia", "en", steps=0))
+    assert "Residence" in board and "operation limit" in board and "Резиденция" not in board, label
