@@ -3,10 +3,12 @@ away; sent once per mail id), and decide which mails projection changes call for
 disputes), the daily digest and the deadline reminders."""
 from __future__ import annotations
 
+import dataclasses
 import logging
 from datetime import datetime, timedelta, timezone
 
 from domain.engine import platform_events as pe
+from domain.engine.text import name as printed
 from domain.engine.timestamps import epoch, format_time, parse_time
 from projections.summary import DISPUTE_VOTE, INVITATION, TURN, turns_started, waits, waits_started
 
@@ -14,6 +16,7 @@ from service.app.mail.compose import Letter, compose, unsubscribe_kind
 from service.app.mail.service import job_id_of as job_id_of_spec  # noqa: F401 (tests find a mail's job by it)
 from service.app.mail.contacts import DIGEST, IMMEDIATE
 from service.app.mail.transport import MailNotSent, transport_for
+from service.web.game_words import render
 
 from .context import wiring
 
@@ -52,7 +55,7 @@ def send_mail(spec: dict) -> str:
     letter = letter_of(w, spec, user["name"])
     if letter is None:
         return "nothing_to_say"
-    message = compose(letter, to, contact["lang"], w.settings.mail_from, spec["id"],
+    message = compose(in_language(letter, contact["lang"]), to, contact["lang"], w.settings.mail_from, spec["id"],
                       mail.unsubscribe_link(spec["user"], unsubscribe_kind(spec["kind"])))
     try:
         transport(w.settings).send(message)
@@ -111,7 +114,7 @@ def letter_of(w, spec: dict, name: str) -> Letter | None:
         return None
     row = rows[0]
     names = w.users.names(row["players"] + [p for p in (spec.get("by"), row.get("created_by")) if p])
-    game = w.games[row["game"]].title if row["game"] in w.games else row["game"]
+    game = printed(w.games[row["game"]].title) if row["game"] in w.games else row["game"]
     others = ", ".join(names[p] for p in row["players"] if p != spec["user"]) or "-"
     values = {"game": game, "opponents": others, "players": others,
               "inviter": names.get(row.get("created_by"), "-"), "by": names.get(spec.get("by"), "-"),
@@ -124,10 +127,17 @@ def letter_of(w, spec: dict, name: str) -> Letter | None:
 
 def digest_items(w, user_id: str) -> list:
     """Every match waiting for the user's move, longest-waiting first, as digest items."""
-    titles = {g.id: g.title for g in w.games.values()}
+    titles = {g.id: printed(g.title) for g in w.games.values()}
     return [{"label": titles.get(row["game"], row["game"]), "url": w.mail.url(f"/matches/{row['id']}"),
              "note": row["waiting_since"][:16].replace("T", " ") + " UTC"}
             for row in w.read_models.inbox(user_id) if row.get("waiting_for") == TURN]
+
+
+def in_language(letter: Letter, lang: str) -> Letter:
+    """The letter with the games' words it quotes (a game's title) in the reader's language."""
+    values = {k: render(v, lang) for k, v in letter.values.items()}
+    items = [dict(item, label=render(item.get("label"), lang)) for item in letter.items]
+    return dataclasses.replace(letter, values=values, items=items)
 
 
 # -- what projection changes call for ------------------------------------------------------------------------

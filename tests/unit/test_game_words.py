@@ -137,3 +137,15 @@ def test_the_compiled_games_catalogue_is_its_po_file():
 def test_every_game_title_has_its_russian_name():
     titles = {importlib.import_module(p).GAME.title for p in GAME_PACKAGES.values()}
     assert not sorted(t for t in titles if t not in names("ru")), "the platform's log names each game"
+
+
+def test_a_mail_quotes_the_game_in_its_readers_language():
+    from service.app.mail.compose import Letter, compose
+    from workers.mail import in_language
+    letter = Letter("your_move", "Аня", "http://x/matches/m1", {"game": name("Uchronia"), "opponents": "Bob"},
+                    [{"label": name("Origins: First Builders"), "url": "http://x/m2", "note": ""}])
+    ru = in_language(letter, "ru")
+    assert ru.values == {"game": "Ухрония", "opponents": "Bob"} and ru.items[0]["label"] == "Истоки: Первые строители"
+    assert in_language(letter, "en").values["game"] == "Uchronia"
+    message = compose(ru, "anya@example.com", "ru", "turnstream@localhost", "m:1", "http://x/u")
+    assert "Ухрония" in message.get_body(("plain",)).get_content()
