@@ -62,6 +62,6 @@ def test_a_russian_page_shows_the_rulebooks_terms():
     """Drawn for a Russian page, the terms are the rulebook's and the board's own words are translated."""
     from tests.e2e.board_pages import boards
     label, board = next(boards("uchronia", "ru", steps=0))
-    assert "Резиденция" in board and "предел Операций" in board and "Раунд" in board, label
+    assert "Резиденция" in board and "предел Операций" in board and "раунд" in board, label
     label, board = next(boards("uchronia", "en", steps=0))
     assert "Residence" in board and "operation limit" in board and "Резиденция" not in board, label

@@ -190,6 +190,13 @@ def _systems(view: dict) -> list[str]:
     return out
 
 
+def _tether(x: float, y: float, sx: float, sy: float, r: float, colour: str) -> str:
+    """A line from a square's edge to the ship beside it (never across the square's letter)."""
+    d = max(((sx - x) ** 2 + (sy - y) ** 2) ** 0.5, 1)
+    x0, y0 = x + (sx - x) * (r + 2) / d, y + (sy - y) * (r + 2) / d
+    return f'<line x1="{x0:.1f}" y1="{y0:.1f}" x2="{sx:.1f}" y2="{sy:.1f}" stroke="{colour}" stroke-width="2"/>'
+
+
 def _ships(view: dict, colours: dict, seats: dict, viewer=None) -> list[str]:
     """Each ship beside its square (never on the square's letter or name), the viewer's marked as theirs."""
     out = []
@@ -206,8 +213,8 @@ def _ships(view: dict, colours: dict, seats: dict, viewer=None) -> list[str]:
         col = colours.get(pid, "#ffffff")
         name = _("%(player)s's ship", player=pid)
         out.append(f'<g class="ship"><title>{e(name)}</title>'
-                   f'<line x1="{x:.1f}" y1="{y:.1f}" x2="{sx:.1f}" y2="{sy:.1f}" stroke="{col}" stroke-width="2"/>'
-                   f'<circle data-mark="" cx="{sx:.1f}" cy="{sy:.1f}" r="10" fill="{col}" stroke="#000" stroke-width="2"/>'
+                   + _tether(x, y, sx, sy, r - 4, col)
+                   + f'<circle data-mark="" cx="{sx:.1f}" cy="{sy:.1f}" r="10" fill="{col}" stroke="#000" stroke-width="2"/>'
                    + text(sx, sy + 4.5, seats.get(pid, "?"), 12, ink(col), "middle", "bold") + "</g>")
         if viewer is not None and pid == viewer:
             out.append(mine_anchor(sx, sy))

@@ -87,8 +87,9 @@ def _header(view) -> tuple[str, str]:
     pending = view.get("pending") or {}
     waiting = [str(p) for p in pending.get("players") or []]
     step = step_words(pending.get("step", "finished"))
-    rows = [f"<strong>{e(_('Round %(round)s of %(rounds)s', round=view.get('round'), rounds=view.get('max_rounds')))}"
-            "</strong> · " + term(GAME, "vp-target", _("%(n)s VP wins", n=view.get("vp_target")))]
+    rnd = _("Round %(round)s of %(rounds)s", round=view.get("round"), rounds=view.get("max_rounds")) \
+        if view.get("round") else _("Before the first round")
+    rows = [f"<strong>{e(rnd)}</strong> · " + term(GAME, "vp-target", _("%(n)s VP wins", n=view.get("vp_target")))]
     result, ended = view.get("result"), view.get("end_triggered")
     both = " " + _("and") + " "
     line = _("Waiting for %(players)s to %(step)s", players=both.join(waiting), step=step) if waiting else \
