@@ -21,6 +21,12 @@ def project_entries(w, p: int, entries: list, followups=None, keys=None, ratings
     the checkpoint past them; hand the changed rows to `followups(changes, matches, webhooks)`; return the
     rows written. `keys` and `ratings`: other read models than the live ones (a rebuild's shadow)."""
     match_ids = list(dict.fromkeys(fields["m"] for _id, fields in entries))
+    return project_matches(w, p, match_ids, entries[-1][0], followups, keys, ratings)
+
+
+def project_matches(w, p: int, match_ids: list, checkpoint: str, followups=None, keys=None, ratings=None) -> int:
+    """project_entries for these matches of partition p, folded to their latest versions, the checkpoint set to
+    `checkpoint`."""
     matches = load_foldable(w, p, match_ids)
     # before the checkpoint moves: a crash here records them next time
     (ratings or w.ratings).record_finished(matches)
@@ -31,12 +37,12 @@ def project_entries(w, p: int, entries: list, followups=None, keys=None, ratings
     w.users.queue_webhook_reads(reads, players)
     replies = reads.execute()
     stored, hooks = replies[:len(matches)], replies[len(matches):]
-    changes = writer.apply(p, matches, entries[-1][0], stored)
+    changes = writer.apply(p, matches, checkpoint, stored)
     if followups is not None and changes:
         followups(changes, {m.id: m for m in matches}, dict(zip(players, (bool(h) for h in hooks))))
     # an archived match (read from its record: a rebuild) keeps no replay snapshots: it folds in milliseconds
     w.matches.snapshots.write_due([m for m in matches if not w.store.known_archived(m.id)])
-    log.debug("partition %d: %d log entries, %d matches", p, len(entries), len(matches))
+    log.debug("partition %d: %d matches projected", p, len(matches))
     return len(changes)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 
-from projections.delivery import BATCH, project_entries
+from projections.delivery import BATCH, project_entries, project_matches
 from projections.leases import LEASE_MS, PAUSE_KEY, Leases
 from projections.ratings import TAG, Ratings
 from projections.shadow import GLOBAL_PATTERN, ShadowKeys, live_of, partition_pattern, shadow
@@ -66,15 +66,16 @@ def _take_all(w, leases: Leases, wait_seconds: float, say) -> None:
 
 
 def _project_beside(w, leases: Leases, say) -> int:
-    """Project each partition from the start of its log into the shadow read models, then each once more up to
-    the end of its log (the commands that landed meanwhile); return the rows written."""
+    """Project every match of each partition (found by its meta key: the logs are trimmed) into the shadow read
+    models, then each partition's log from there to its end (the commands that landed meanwhile); return the rows
+    written."""
     keys, ratings = ShadowKeys(w.store.keys), Ratings(w.redis, shadowed=True)
     partitions = keys.partitions
     say(f"rebuilding {partitions} partitions beside the live read models (they stay readable meanwhile)")
     total = 0
     for sweep in ("rebuilt", "caught up"):
         for p in range(partitions):
-            total += _project_rest(w, p, keys, ratings)
+            total += _project_matches(w, p, keys, ratings) if sweep == "rebuilt" else _project_rest(w, p, keys, ratings)
             w.redis.pexpire(PAUSE_KEY, PAUSE_MS)
             leases.renew_many(list(range(partitions)))
             if p + 1 == partitions or (p + 1) % 8 == 0:
@@ -82,11 +83,28 @@ def _project_beside(w, leases: Leases, say) -> int:
     return total
 
 
+def _project_matches(w, p: int, keys, ratings) -> int:
+    """Project every match of partition p at its latest version, the shadow checkpoint set to the log's last entry
+    as it was before the matches were listed (what comes after it is projected by _project_rest)."""
+    last = w.redis.xrevrange(w.store.keys.log(p), "+", "-", count=1)
+    checkpoint = last[0][0] if last else "0-0"
+    prefix, suffix = f"ts:{{p{p:02d}}}:m:", ":meta"  # Keys.meta: every match has one, archived or not
+    found = [key[len(prefix):-len(suffix)] for key in w.redis.scan_iter(match=f"{prefix}*{suffix}", count=1000)]
+    written = 0
+    for i in range(0, len(found), BATCH):
+        written += project_matches(w, p, found[i:i + BATCH], checkpoint, keys=keys, ratings=ratings)
+    if not found and last:
+        w.redis.set(keys.checkpoint(p), checkpoint)
+    return written
+
+
 def _project_rest(w, p: int, keys, ratings) -> int:
     """Project partition p's log from its shadow checkpoint to the end (its lease is held by the rebuild)."""
     written = 0
     while True:
-        after = w.redis.get(keys.checkpoint(p)) or "0-0"
+        after = w.redis.get(keys.checkpoint(p))
+        if after is None:  # an empty log when the matches were listed
+            after = "0-0"
         entries = w.redis.xrange(w.store.keys.log(p), f"({after}", "+", count=BATCH)
         if entries:
             written += project_entries(w, p, entries, keys=keys, ratings=ratings)

@@ -77,4 +77,5 @@ def build_live(settings: Settings, redis_client, games: dict[str, Game], matches
     snapshots = SnapshotStore(lr, store.keys, settings.snapshot_every, games, store.read_range)
     live_matches = MatchService(store, games, cache=matches.cache, snapshots=snapshots)
     caps = StreamCaps(settings.streams_per_process, settings.streams_per_user, settings.streams_per_address)
-    return LiveHub(lr, store.keys, live_matches, ReadModels(lr, store.keys), caps, cluster=settings.redis_cluster)
+    return LiveHub(lr, store.keys, live_matches, ReadModels(lr, store.keys), caps, cluster=settings.redis_cluster,
+                   log_keep_hours=settings.log_keep_hours)

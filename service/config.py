@@ -17,6 +17,7 @@ class Settings:
     cache_size: int = 2000
     snapshot_every: int = 200
     archive_after_hours: float = 24.0  # a finished match quiet this long is archived by the worker (< 0: never)
+    log_keep_hours: float = 24.0  # projected partition-log entries are kept this long (live streams resume in it)
     reconcile_seconds: float = 2.0
     follow_gather_ms: float = 4.0
     rate_limit_per_minute: int = 600
@@ -77,15 +78,16 @@ def redis_url(name: str, value: str) -> str:
     return value
 
 
-def archive_hours(value: str) -> float:
-    """TURNSTREAM_ARCHIVE_AFTER_HOURS: hours (default 24), or `off` (-1: the worker archives nothing)."""
+def archive_hours(value: str, name: str = "TURNSTREAM_ARCHIVE_AFTER_HOURS") -> float:
+    """Hours (default 24), or `off` (-1: never): TURNSTREAM_ARCHIVE_AFTER_HOURS (the worker archives nothing),
+    TURNSTREAM_LOG_KEEP_HOURS (the partition logs are never trimmed)."""
     value = value.strip().lower()
     if value in ("off", "never", "no"):
         return -1.0
     try:
         return float(value) if value else 24.0
     except ValueError:
-        raise ConfigError(f"TURNSTREAM_ARCHIVE_AFTER_HOURS={value!r} is not a number of hours (or off)") from None
+        raise ConfigError(f"{name}={value!r} is not a number of hours (or off)") from None
 
 
 def rate_limit(value: str) -> str:
@@ -108,6 +110,7 @@ def from_env(env=None) -> Settings:
         cache_size=int(get("TURNSTREAM_CACHE_SIZE") or 2000),
         snapshot_every=int(get("TURNSTREAM_SNAPSHOT_EVERY") or 200),
         archive_after_hours=archive_hours(get("TURNSTREAM_ARCHIVE_AFTER_HOURS", "")),
+        log_keep_hours=archive_hours(get("TURNSTREAM_LOG_KEEP_HOURS", ""), "TURNSTREAM_LOG_KEEP_HOURS"),
         reconcile_seconds=float(get("TURNSTREAM_RECONCILE_SECONDS") or 2.0),
         follow_gather_ms=float(get("TURNSTREAM_FOLLOW_GATHER_MS") or 4.0),
         rate_limit_per_minute=int(get("TURNSTREAM_RATE_LIMIT_PER_MINUTE") or 600),

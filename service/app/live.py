@@ -127,8 +127,10 @@ class LiveHub:
     """The process's single follower of the partition logs (and read-model change feeds): it folds each
     touched match once, redacts its new events once per viewer, and queues them on the watching streams."""
 
-    def __init__(self, redis_client, keys, matches, read_models, caps: StreamCaps, cluster: bool = False):
+    def __init__(self, redis_client, keys, matches, read_models, caps: StreamCaps, cluster: bool = False,
+                 log_keep_hours: float = -1.0):
         self.r = redis_client  # the streams' own connections, apart from commands and reads
+        self.log_keep_hours = log_keep_hours  # the partition logs keep this much (< 0: everything)
         self.keys = keys
         self.matches = matches  # a MatchService on those connections, sharing the command path's cache
         self.read_models = read_models
@@ -390,6 +392,8 @@ class LiveHub:
         None when there are too many (the client should reload instead)."""
         if not sub.matches and not (sub.user and sub.everything_of_user):
             return []  # follows no match: nothing to scan for
+        if self.log_keep_hours >= 0 and since_ms < time.time() * 1000 - self.log_keep_hours * 3_600_000:
+            return None  # the logs may be trimmed since then: the client reloads
         keys = [self.keys.log(p) for p in range(self.keys.partitions)]
         pipe = self.r.pipeline(transaction=False)
         for key in keys:

@@ -144,3 +144,40 @@ def test_rebuild_builds_beside_the_live_read_models_and_switches(client, make_us
     assert json.loads(wiring.redis.get(keys.summary(mid)))["version"] == 5
     assert [m["id"] for m in client.get(f"/api/matches?player={ann}").get_json()["matches"]] == [mid]
     assert not list(wiring.redis.scan_iter(match="*rebuild*")), "no shadow key is left after the switch"
+
+
+def test_trimmed_logs_keep_what_is_not_projected_and_a_rebuild_still_finds_every_match(client, make_user, wiring):
+    """Trimming removes only log entries before their partition's checkpoint and older than the kept hours; a
+    rebuild after it lists every match as before (found by their meta keys); a live stream asked to resume from
+    before the kept hours is told to reload."""
+    import time
+
+    from projections import rebuild
+    from projections.log_trim import trim_logs
+    from service.app.live import Subscriber
+    made = [new_match(client, make_user) for _ in range(3)]
+    for mid, ann, ha, *_ in made:
+        assert client.post(f"/api/matches/{mid}/commands", json={"type": "roll"}, headers=ha).status_code == 201
+    drain_projections(wiring)
+    keys = wiring.store.keys
+    now = int(time.time() * 1000)
+    lists = {ann: client.get(f"/api/matches?player={ann}").get_json()["matches"] for _m, ann, *_ in made}
+    assert trim_logs(wiring, 1.0, now_ms=now, exact=True) == 0, "nothing older than the kept hour"
+    late = made[0][0]
+    p = keys.partition(late)
+    wiring.redis.set(keys.checkpoint(p), "0-1")  # as if partition p's projector were behind
+    before = sum(wiring.redis.xlen(keys.log(q)) for q in range(keys.partitions))
+    removed = trim_logs(wiring, 0.0, now_ms=now + 3_600_000, exact=True)
+    left = {q: wiring.redis.xlen(keys.log(q)) for q in range(keys.partitions) if wiring.redis.xlen(keys.log(q))}
+    assert removed > 0 and sum(left.values()) == before - removed
+    assert wiring.redis.xlen(keys.log(p)) >= 2, "entries after the checkpoint are kept"
+    assert all(n == 1 or q == p for q, n in left.items()), "elsewhere only each checkpoint's own entry is kept"
+    drain_projections(wiring)  # partition p catches up from its checkpoint: its entries were kept
+    gone = made[1][0]
+    wiring.redis.xtrim(keys.log(keys.partition(gone)), maxlen=0)  # no entry of this match left in any log
+    assert rebuild.rebuild_projections(wiring, say=lambda line: None) == 3
+    assert {ann: client.get(f"/api/matches?player={ann}").get_json()["matches"] for _m, ann, *_ in made} == lists
+    sub = Subscriber(made[0][1], "127.0.0.1", matches=[late])
+    hub = wiring.live
+    assert hub.replay_since(sub, now - 60_000) is not None
+    assert hub.replay_since(sub, now - int(wiring.settings.log_keep_hours * 3_600_000) - 60_000) is None
