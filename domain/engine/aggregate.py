@@ -21,6 +21,7 @@ from .bot_seats import is_bot
 from .contract import ALL, unchanged
 from .errors import RuleViolation
 from .hashing import CHAIN_FORMAT, LEGACY_FORMAT
+from .text import T
 
 
 def new_event(type_: str, scope: str = pe.PLATFORM, **data) -> dict:
@@ -345,9 +346,9 @@ def decide_create(game, match_id: str, created_by: str, options: dict, commitmen
     invited: list = []
     if players is not None:
         if len(set(players)) != len(players):
-            raise RuleViolation("platform:match.distinct-players", "a player may take only one seat")
+            raise RuleViolation("platform:match.distinct-players", T("a player may take only one seat"))
         if created_by not in players:
-            raise RuleViolation("platform:match.creator-seated", "the creator of a match must take one of its seats")
+            raise RuleViolation("platform:match.creator-seated", T("the creator of a match must take one of its seats"))
         seats = len(players) + len(bots)
         seated = list(players) + bots
         invited = [p for p in players if p != created_by and not is_bot(p)]
@@ -355,12 +356,14 @@ def decide_create(game, match_id: str, created_by: str, options: dict, commitmen
         seated = [created_by] + bots
         if len(seated) > seats:
             raise RuleViolation("platform:match.player-count",
-                                f"{len(bots)} bots and you need {len(seated)} seats, not {seats}")
+                                T("{count} bots and you need {count2} seats, not {seats}", count=len(bots),
+                                  count2=len(seated), seats=seats))
     if len(set(seated)) != len(seated):  # a bot named among the players and added again takes one seat only
-        raise RuleViolation("platform:match.distinct-players", "a player or bot may take only one seat")
+        raise RuleViolation("platform:match.distinct-players", T("a player or bot may take only one seat"))
     if not game.min_players <= seats <= game.max_players:
         raise RuleViolation("platform:match.player-count",
-                            f"{game.title} takes {game.min_players}-{game.max_players} players, not {seats}")
+                            T("{title} takes {min_players}-{max_players} players, not {seats}", title=game.title,
+                              min_players=game.min_players, max_players=game.max_players, seats=seats))
     return [new_event(pe.MATCH_CREATED, game=game.id, seats=seats, players=seated, options=options,
                       rules_version=game.rules_version, rules_digest=game.rules_digest,
                       commitment=commitment, chain=CHAIN_FORMAT,
@@ -385,22 +388,22 @@ def decide_start(m: Match, rng) -> list[dict]:
 def decide_join(m: Match, player: str) -> list[dict]:
     """Events for `player` taking a seat in an open match (the match starts when the last seat fills)."""
     if m.status != "open":
-        raise RuleViolation("platform:match.not-open", "this match is not open for joining")
+        raise RuleViolation("platform:match.not-open", T("this match is not open for joining"))
     if player in m.players:
-        raise RuleViolation("platform:match.already-seated", "you already have a seat in this match")
+        raise RuleViolation("platform:match.already-seated", T("you already have a seat in this match"))
     return [new_event(pe.PLAYER_JOINED, player=player)]
 
 
 def check_can_play(m: Match, player: str) -> None:
     """Raise unless `player` may send a game command now (seated, match active, not paused)."""
     if m.status == "finished":
-        raise RuleViolation("platform:match.finished", "the match has finished")
+        raise RuleViolation("platform:match.finished", T("the match has finished"))
     if m.status == "cancelled":
-        raise RuleViolation("platform:match.cancelled", "the match was cancelled")
+        raise RuleViolation("platform:match.cancelled", T("the match was cancelled"))
     if m.status != "active":
-        raise RuleViolation("platform:match.not-started", "the match has not started yet")
+        raise RuleViolation("platform:match.not-started", T("the match has not started yet"))
     if m.open_dispute():
-        raise RuleViolation("platform:dispute.paused", "the match is paused while a dispute is open")
+        raise RuleViolation("platform:dispute.paused", T("the match is paused while a dispute is open"))
 
 
 def game_events(game, state: dict, player: str, command: dict, rng) -> list[dict]:

@@ -5,6 +5,7 @@ from . import platform_events as pe
 from .aggregate import new_event
 from .errors import RuleViolation
 from .text_rules import first_refused
+from .text import T
 
 MAX_LENGTH = 500
 KEPT_CONTROLS = frozenset("\n\t")  # a message may have lines
@@ -23,17 +24,18 @@ def decide_chat(match, player: str, text: str) -> list[dict]:
     and after the end); the text is stripped, non-empty, at most MAX_LENGTH, and
     free of control characters (but line breaks and tabs) and direction overrides."""
     if player not in match.players:
-        raise RuleViolation("platform:chat.not-seated", "only seated players may chat; spectators read")
+        raise RuleViolation("platform:chat.not-seated", T("only seated players may chat; spectators read"))
     if match.status == "cancelled":
-        raise RuleViolation("platform:chat.cancelled", "this match was cancelled: nobody will read it here")
+        raise RuleViolation("platform:chat.cancelled", T("this match was cancelled: nobody will read it here"))
     text = (text or "").replace("\r\n", "\n").strip()  # a client's CRLF line breaks are line breaks
     if not text:
-        raise RuleViolation("platform:chat.empty", "say something")
+        raise RuleViolation("platform:chat.empty", T("say something"))
     if len(text) > MAX_LENGTH:
-        raise RuleViolation("platform:chat.too-long", f"a chat message has at most {MAX_LENGTH} characters")
+        raise RuleViolation("platform:chat.too-long", T("a chat message has at most {max_length} characters",
+                                                        max_length=MAX_LENGTH))
     bad = refused_in_message(text)
     if bad is not None:
         raise RuleViolation("platform:chat.invisible-character",
-                            f"a chat message may not hold control characters or direction overrides "
-                            f"(U+{ord(bad):04X})")
+                            T("a chat message may not hold control characters or direction overrides (U+{ord:04X})",
+                              ord=ord(bad)))
     return [new_event(pe.CHAT_POSTED, text=text)]

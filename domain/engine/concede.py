@@ -10,6 +10,7 @@ from . import platform_events as pe
 from .aggregate import Match, check_can_play, new_event
 from .bot_seats import STAND_IN_LEVEL
 from .errors import RuleViolation
+from .text import T
 
 REASON = "conceded"
 
@@ -17,7 +18,7 @@ REASON = "conceded"
 def check_not_conceded(m: Match, player: str) -> None:
     """Raise when `player` has conceded this match (a stand-in plays their seat for good)."""
     if player in m.conceded:
-        raise RuleViolation("platform:concede.conceded", "you conceded this match: a stand-in plays your seat")
+        raise RuleViolation("platform:concede.conceded", T("you conceded this match: a stand-in plays your seat"))
 
 
 def decide_concede(m: Match, player: str) -> list:

@@ -14,6 +14,7 @@ from .chat import refused_in_message
 from .commands import first_version
 from .errors import RuleViolation
 from .timestamps import parse_time
+from .text import T
 
 ACCEPTED = "accepted"
 REJECTED = "rejected"
@@ -42,25 +43,26 @@ def decide_open(match, player: str, version: int, reason: str, deadline: str | N
     `window` holds stored envelopes ending at `version` (a few before it suffice) so the opening setup,
     which nothing could deal again, is refused."""
     if match.status == "finished":
-        raise RuleViolation("platform:dispute.match-finished", "a finished match cannot be disputed")
+        raise RuleViolation("platform:dispute.match-finished", T("a finished match cannot be disputed"))
     if match.status != "active":
-        raise RuleViolation("platform:dispute.not-started", "the match has not started")
+        raise RuleViolation("platform:dispute.not-started", T("the match has not started"))
     if match.open_dispute():
-        raise RuleViolation("platform:dispute.already-open", "another dispute is open; wait for its resolution")
+        raise RuleViolation("platform:dispute.already-open", T("another dispute is open; wait for its resolution"))
     if len(match.players) < 2:
-        raise RuleViolation("platform:dispute.no-voters", "nobody else is seated to vote on a dispute")
+        raise RuleViolation("platform:dispute.no-voters", T("nobody else is seated to vote on a dispute"))
     if version not in set(match.effective):
         raise RuleViolation("platform:dispute.not-a-move",
-                            f"version {version} is not a game event in the effective history")
+                            T("version {version} is not a game event in the effective history", version=version))
     if window and window[-1].get("version") == version and opening_setup(window):
-        raise RuleViolation("platform:dispute.not-a-move", "the opening setup cannot be disputed")
+        raise RuleViolation("platform:dispute.not-a-move", T("the opening setup cannot be disputed"))
     reason = (reason or "").replace("\r\n", "\n")  # a client's CRLF line breaks are line breaks
     if not reason.strip():
-        raise RuleViolation("platform:dispute.reason", "say why you dispute this event")
+        raise RuleViolation("platform:dispute.reason", T("say why you dispute this event"))
     bad = refused_in_message(reason)
     if bad is not None:
         raise RuleViolation("platform:dispute.invisible-character",
-                            f"a reason may not hold control characters or direction overrides (U+{ord(bad):04X})")
+                            T("a reason may not hold control characters or direction overrides (U+{ord:04X})",
+                              ord=ord(bad)))
     dispute_id = f"d{match.version + 1}"
     return [new_event(pe.DISPUTE_OPENED, dispute=dispute_id, version=version, reason=reason.strip(), by=player,
                       deadline=deadline)]
@@ -69,9 +71,11 @@ def decide_open(match, player: str, version: int, reason: str, deadline: str | N
 def _dispute(match, dispute_id: str) -> dict:
     dispute = match.disputes.get(dispute_id)
     if dispute is None:
-        raise RuleViolation("platform:dispute.unknown", f"no dispute {dispute_id!r} in this match")
+        raise RuleViolation("platform:dispute.unknown", T("no dispute {dispute_id} in this match",
+                                                          dispute_id=repr(dispute_id)))
     if dispute["status"] != OPEN:
-        raise RuleViolation("platform:dispute.closed", f"dispute {dispute_id} is already {dispute['status']}")
+        raise RuleViolation("platform:dispute.closed", T("dispute {dispute_id} is already {status}",
+                                                         dispute_id=dispute_id, status=dispute['status']))
     return dispute
 
 
@@ -87,9 +91,9 @@ def decide_vote(match, player: str, dispute_id: str, accept: bool) -> list[dict]
     """`dispute_voted`, plus the resolution when this vote settles it (any reject, or the last accept)."""
     dispute = _dispute(match, dispute_id)
     if player == dispute["by"]:
-        raise RuleViolation("platform:dispute.own-dispute", "you opened this dispute; the other players vote")
+        raise RuleViolation("platform:dispute.own-dispute", T("you opened this dispute; the other players vote"))
     if player in dispute["votes"]:
-        raise RuleViolation("platform:dispute.already-voted", "you have already voted on this dispute")
+        raise RuleViolation("platform:dispute.already-voted", T("you have already voted on this dispute"))
     events = [new_event(pe.DISPUTE_VOTED, dispute=dispute_id, player=player, accept=bool(accept))]
     if not accept:
         events.append(new_event(pe.DISPUTE_RESOLVED, dispute=dispute_id, status=REJECTED, cause="vote"))
@@ -113,5 +117,6 @@ def decide_expire(match, dispute_id: str, now: str) -> list[dict]:
     """`dispute_resolved {status: rejected, cause: deadline}` once the deadline has passed."""
     dispute = _dispute(match, dispute_id)
     if not expiry_due(match, dispute_id, now):
-        raise RuleViolation("platform:dispute.not-due", f"dispute {dispute_id} is open until {dispute['deadline']}")
+        raise RuleViolation("platform:dispute.not-due", T("dispute {dispute_id} is open until {deadline}",
+                                                          dispute_id=dispute_id, deadline=dispute['deadline']))
     return [new_event(pe.DISPUTE_RESOLVED, dispute=dispute_id, status=REJECTED, cause="deadline")]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from . import platform_events as pe
 from .aggregate import new_event
 from .errors import RuleViolation
+from .text import T
 
 NOT_PENDING = "platform:invitation.not-pending"
 
@@ -21,9 +22,9 @@ def accepted(match, player: str) -> bool:
 def decide_accept(match, player: str) -> list[dict]:
     """`invitation_accepted` for an invited player of an `invited` match."""
     if match.status == "cancelled":
-        raise RuleViolation("platform:match.cancelled", "the match was cancelled")
+        raise RuleViolation("platform:match.cancelled", T("the match was cancelled"))
     if match.status != "invited" or player not in match.invited:
-        raise RuleViolation(NOT_PENDING, "no invitation of yours is waiting in this match")
+        raise RuleViolation(NOT_PENDING, T("no invitation of yours is waiting in this match"))
     return [new_event(pe.INVITATION_ACCEPTED, player=player)]
 
 
@@ -31,8 +32,8 @@ def decide_decline(match, player: str) -> list[dict]:
     """`invitation_declined` and `match_cancelled`: a seated player (the creator withdrawing included)
     refuses a match that has not started."""
     if match.status == "cancelled":
-        raise RuleViolation("platform:match.cancelled", "the match was cancelled")
+        raise RuleViolation("platform:match.cancelled", T("the match was cancelled"))
     if match.status != "invited":
-        raise RuleViolation(NOT_PENDING, "this match is not waiting for consent; it can no longer be declined")
+        raise RuleViolation(NOT_PENDING, T("this match is not waiting for consent; it can no longer be declined"))
     return [new_event(pe.INVITATION_DECLINED, player=player),
             new_event(pe.MATCH_CANCELLED, reason="declined", by=player)]

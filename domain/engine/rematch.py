@@ -6,6 +6,7 @@ import hashlib
 from . import platform_events as pe
 from .aggregate import new_event
 from .errors import RuleViolation
+from .text import T
 
 
 def rematch_id(match_id: str) -> str:
@@ -16,9 +17,9 @@ def rematch_id(match_id: str) -> str:
 def decide_rematch(match, player: str) -> list[dict]:
     """`rematch_created {match}` on the finished match (once: the first ask names the new match)."""
     if player not in match.players:
-        raise RuleViolation("platform:rematch.not-seated", "only the players of a match may ask for its rematch")
+        raise RuleViolation("platform:rematch.not-seated", T("only the players of a match may ask for its rematch"))
     if match.status != "finished":
-        raise RuleViolation("platform:rematch.not-finished", "a rematch follows a finished match")
+        raise RuleViolation("platform:rematch.not-finished", T("a rematch follows a finished match"))
     if match.rematch is not None:
-        raise RuleViolation("platform:rematch.exists", f"this match's rematch is {match.rematch}")
+        raise RuleViolation("platform:rematch.exists", T("this match's rematch is {rematch}", rematch=match.rematch))
     return [new_event(pe.REMATCH_CREATED, match=rematch_id(match.id), by=player)]

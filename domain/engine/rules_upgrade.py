@@ -20,6 +20,7 @@ from .aggregate import game_event, new_event
 from .bot_seats import is_bot
 from .contract import ALL
 from .errors import RuleViolation
+from .text import T
 
 UNKNOWN = "platform:rules.unknown-version"
 NOT_NEWER = "platform:rules.not-newer"
@@ -57,23 +58,26 @@ def newer_versions(m, games: dict) -> list:
 def target_rules(m, to_version: str, games: dict):
     """The game at `to_version`, or raise the rule that forbids moving the match there (the fold not checked)."""
     if m.status == "finished":
-        raise RuleViolation(NOT_ACTIVE, "the match has finished: it keeps the rules it was played under")
+        raise RuleViolation(NOT_ACTIVE, T("the match has finished: it keeps the rules it was played under"))
     if m.status != "active":
-        raise RuleViolation(NOT_ACTIVE, f"the match is {m.status}, not active: only a running match changes rules")
+        raise RuleViolation(NOT_ACTIVE, T("the match is {status}, not active: only a running match changes rules",
+                                          status=m.status))
     if m.open_dispute():
-        raise RuleViolation(PAUSED, "a dispute is open: the rules change once it is resolved")
+        raise RuleViolation(PAUSED, T("a dispute is open: the rules change once it is resolved"))
     current = m.game.rules_version
     versions = installed_versions(m, games)
     title = getattr(m.game, "title", m.game_id)
     if to_version not in versions:
-        raise RuleViolation(UNKNOWN, f"{title} has no rules version {to_version!r} here "
-                                     f"(installed: {', '.join(versions) or 'none'})")
+        raise RuleViolation(UNKNOWN, T("{title} has no rules version {to_version} here (installed: {value})",
+                                       title=title, to_version=repr(to_version), value=', '.join(versions) or 'none'))
     if current not in versions or versions.index(to_version) <= versions.index(current):
-        raise RuleViolation(NOT_NEWER, f"the match is judged by rules {current}; {to_version} is not newer")
+        raise RuleViolation(NOT_NEWER, T("the match is judged by rules {current}; {to_version} is not newer",
+                                         current=current, to_version=to_version))
     try:
         return games[m.game_id].at(to_version)
     except (ValueError, ImportError, OSError) as exc:
-        raise RuleViolation(UNKNOWN, f"rules {to_version} of {title} cannot be loaded: {_one_line(exc)}") from None
+        raise RuleViolation(UNKNOWN, T("rules {to_version} of {title} cannot be loaded: {one_line}",
+                                       to_version=to_version, title=title, one_line=_one_line(exc))) from None
 
 
 def refold(m, game) -> dict:
@@ -104,11 +108,9 @@ def check_upgrade(m, to_version: str, games: dict):
         game.active_players(state)
         game.view(state, ALL)
     except Exception as exc:  # a refold, result, active_players or view that fails: the history does not fold
-        raise RuleViolation(DOES_NOT_FOLD, f"the history of this match does not fold under rules {to_version}: "
-                                           f"{exc if isinstance(exc, ValueError) else _one_line(exc)}") from None
+        raise RuleViolation(DOES_NOT_FOLD, T("the history of this match does not fold under rules {to_version}: {value}", to_version=to_version, value=exc if isinstance(exc, ValueError) else _one_line(exc))) from None
     if over is not None:
-        raise RuleViolation(WOULD_FINISH, f"under rules {to_version} this match would already be over: "
-                                          "it keeps its rules")
+        raise RuleViolation(WOULD_FINISH, T("under rules {to_version} this match would already be over: it keeps its rules", to_version=to_version))
     return game
 
 
@@ -139,7 +141,8 @@ def decide_propose(m, player: str, to_version: str, games: dict) -> list[dict]:
     """`rules_upgrade_proposed` by a seated `player` (the caller checks the seat); with nobody else to vote,
     `rules_upgraded` at once."""
     if open_proposal(m) is not None:
-        raise RuleViolation(PROPOSAL_OPEN, f"a move to rules {m.rules_proposal['to']} is already being voted on")
+        raise RuleViolation(PROPOSAL_OPEN, T("a move to rules {to} is already being voted on",
+                                             to=m.rules_proposal['to']))
     check_upgrade(m, to_version, games)
     proposal = f"r{m.version + 1}"
     events = [new_event(pe.RULES_UPGRADE_PROPOSED, proposal=proposal, by=player,
@@ -155,17 +158,18 @@ def decide_vote(m, player: str, accept: bool, games: dict) -> list[dict]:
     saying why)."""
     proposal = open_proposal(m)
     if proposal is None:
-        raise RuleViolation(NO_PROPOSAL, "no move to other rules is being voted on in this match")
+        raise RuleViolation(NO_PROPOSAL, T("no move to other rules is being voted on in this match"))
     if m.status != "active":
-        raise RuleViolation(NOT_ACTIVE, f"the match is {m.status}: the proposal can no longer be carried out")
+        raise RuleViolation(NOT_ACTIVE, T("the match is {status}: the proposal can no longer be carried out",
+                                          status=m.status))
     if m.open_dispute():
-        raise RuleViolation(PAUSED, "a dispute is open: vote on the rules once it is resolved")
+        raise RuleViolation(PAUSED, T("a dispute is open: vote on the rules once it is resolved"))
     if player == proposal["by"]:
-        raise RuleViolation(OWN_PROPOSAL, "you proposed these rules; the other players vote")
+        raise RuleViolation(OWN_PROPOSAL, T("you proposed these rules; the other players vote"))
     if player not in voters(m, proposal):
-        raise RuleViolation(NOT_A_VOTER, "only the seated players vote on the rules")
+        raise RuleViolation(NOT_A_VOTER, T("only the seated players vote on the rules"))
     if player in proposal["votes"]:
-        raise RuleViolation(ALREADY_VOTED, "you have already voted on these rules")
+        raise RuleViolation(ALREADY_VOTED, T("you have already voted on these rules"))
     pid = proposal["id"]
     events = [new_event(pe.RULES_UPGRADE_VOTED, proposal=pid, player=player, accept=bool(accept))]
     if not accept:

@@ -12,6 +12,7 @@ from . import platform_events as pe
 from .aggregate import game_event, new_event
 from .commands import game_run_start, same_command
 from .errors import RuleViolation
+from .text import T
 
 FINISHED = "platform:undo.match-finished"
 NOT_STARTED = "platform:undo.not-started"
@@ -52,23 +53,23 @@ def reveals_hidden(game, players: list, env: dict) -> bool:
 def takeback_range(match, player: str) -> list:
     """The envelopes `player` may take back now (their last command), or raise the rule that forbids it."""
     if match.status == "finished":
-        raise RuleViolation(FINISHED, "the match has finished; a finished match cannot be taken back")
+        raise RuleViolation(FINISHED, T("the match has finished; a finished match cannot be taken back"))
     if match.status != "active":
-        raise RuleViolation(NOT_STARTED, "the match has not started; there is nothing to take back")
+        raise RuleViolation(NOT_STARTED, T("the match has not started; there is nothing to take back"))
     if match.open_dispute():
-        raise RuleViolation(DISPUTE_OPEN, "a dispute is open; take-backs wait until it is resolved")
+        raise RuleViolation(DISPUTE_OPEN, T("a dispute is open; take-backs wait until it is resolved"))
     effective = set(match.effective)
     command, after = last_command(match.envelopes, effective, player)
     if match.base and (not command or command[0] is match.envelopes[0]):
         command, after = last_command(match.envelopes_since(1), effective, player)
     if not command:
-        raise RuleViolation(NO_COMMAND, "you have no move left to take back")
+        raise RuleViolation(NO_COMMAND, T("you have no move left to take back"))
     if any(env.get("actor") != player and env["type"] not in pe.NOT_ACTIONS for env in after):
-        raise RuleViolation(OTHERS_ACTED, "someone else has acted since your last move")
+        raise RuleViolation(OTHERS_ACTED, T("someone else has acted since your last move"))
     if any(env.get("rng") for env in command):
-        raise RuleViolation(RANDOMNESS, "your last move revealed a random outcome; only a dispute can revert it")
+        raise RuleViolation(RANDOMNESS, T("your last move revealed a random outcome; only a dispute can revert it"))
     if any(reveals_hidden(match.game, match.players, env) for env in command):
-        raise RuleViolation(HIDDEN, "your last move revealed hidden information; only a dispute can revert it")
+        raise RuleViolation(HIDDEN, T("your last move revealed hidden information; only a dispute can revert it"))
     return command
 
 
