@@ -180,5 +180,5 @@ def decide_vote(m, player: str, accept: bool, games: dict) -> list[dict]:
     try:
         check_upgrade(m, proposal["to"], games)
     except RuleViolation as exc:  # the history grew since the proposal and no longer folds under it
-        return events + [new_event(pe.RULES_UPGRADE_REJECTED, proposal=pid, cause=exc.rule_id, reason=exc.message)]
+        return events + [new_event(pe.RULES_UPGRADE_REJECTED, proposal=pid, cause=exc.rule_id, reason=str(exc.message))]
     return events + [upgraded(m, proposal["to"], proposal=pid)]
