@@ -20,6 +20,7 @@ from service.web.lobby_form import bots_from_form, field_errors, option_fields, 
 from service.web.match_log import dispute_vote_note
 from service.web.match_page import live_sections
 from service.app.standings import winners_sentence
+from service.web.game_words import say
 from service.app.users import token_hash
 from service.web.sessions import LOGIN_CSRF_COOKIE, SESSION_COOKIE, SESSION_TTL_SECONDS, Sessions, same_secret
 
@@ -61,6 +62,11 @@ def require_session_csrf(sent: str | None) -> dict:
     if not same_secret(sent, user["csrf"]):
         raise ApiError(403, "csrf_failed", "the form is stale or forged; reload the page and try again")
     return user
+
+
+def said_winners(winners: list, names: dict) -> str:
+    """Who won, in the page's language (the lobby's finished matches)."""
+    return say(winners_sentence(winners, names))
 
 
 def login_csrf() -> str:
@@ -157,7 +163,7 @@ def lobby(error: str | None = None, status: int = 200, kept: dict | None = None)
     games = [{"id": gm.id, "title": gm.title, "min": gm.min_players, "max": gm.max_players,
               "fields": option_fields(gm), "picture": has_picture(gm.id)} for gm in w.games.values()]
     html = render_template("lobby.html", user=user, inbox=inbox, mine=mine, open_matches=open_matches,
-                           names=names, notes=notes, winners_sentence=winners_sentence, games=games, titles={gm.id: gm.title for gm in w.games.values()},
+                           names=names, notes=notes, winners_sentence=said_winners, games=games, titles={gm.id: gm.title for gm in w.games.values()},
                            error=error, kept=kept or {}, login_csrf=login_csrf())
     return html, status
 

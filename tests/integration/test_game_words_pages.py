@@ -69,3 +69,18 @@ def test_a_refused_move_on_a_russian_page_is_russian_and_the_api_stays_english(c
     api = client.post(f"/api/matches/{path.rsplit('/', 1)[1]}/commands", json=bad,
                       headers={**RU, "Authorization": f"Bearer {token}"})
     assert api.status_code == 422 and not CYRILLIC.search(api.get_json()["error"]["message"]), api.get_json()
+
+
+def test_the_lobby_and_the_log_say_who_won_in_russian(client, fast_bots):
+    sign_up(client, "Rosa")
+    path = _match(client, "origins")
+    run_jobs(fast_bots)
+    html = client.get(path, headers=RU).get_data(as_text=True)
+    csrf = re.search(r'name="csrf-token" content="([^"]+)"', html) or re.search(r'data-csrf="([^"]+)"', html)
+    conceded = client.post(f"{path}/act/concede", json={}, headers={**RU, "X-CSRF-Token": csrf.group(1)})
+    assert conceded.status_code in (200, 201), conceded.get_data(as_text=True)[:300]
+    run_jobs(fast_bots)  # the lobby's rows are projected
+    lobby = client.get("/", headers=RU).get_data(as_text=True)
+    assert "Победа: Random bot." in lobby, "the lobby says who won in the page's language"
+    log = _log(client.get(path, headers=RU).get_data(as_text=True))
+    assert "Rosa сдаётся" in log
