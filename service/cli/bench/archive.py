@@ -217,9 +217,14 @@ def run_archive_bench(args, url: str, note: str) -> dict:
                                                for k in sorted({k for a in active[game_id] for k in a})}
     figures["users"] = user_bytes(w, people)
     shared_archived = shared_bytes(w)
+    from projections.log_trim import trim_logs
+    for p in range(w.store.keys.partitions):
+        catch_up(w, p)
+    trim_logs(w, 0, now_ms=int(time.time() * 1000) + 3_600_000, exact=True)  # as the worker leaves them in a day
     figures["shared_bytes_per_match"] = {
         "live": {k: round(v / matches) for k, v in shared_live.items()},
-        "archived": {k: round(v / matches) for k, v in shared_archived.items()}}
+        "archived": {k: round(v / matches) for k, v in shared_archived.items()},
+        "trimmed_total": shared_bytes(w)}
     figures["load_average"] = " ".join(f"{x:.1f}" for x in os.getloadavg())
     return figures
 
@@ -291,9 +296,11 @@ def report_archive(figures: dict) -> str:
         ]
         ok = ok and g["ratio"]["max"] <= TARGET_RATIO and g["archived_bytes_per_event"]["max"] <= TARGET_PER_EVENT \
             and cold["replay"]["p99_ms"] <= TARGET_REPLAY_P99_MS
-    shared = figures["shared_bytes_per_match"]["archived"]
+    shared, trimmed = figures["shared_bytes_per_match"]["archived"], figures["shared_bytes_per_match"]["trimmed_total"]
     lines.append("shared structures, per match (not a match's keys; the same live and archived): "
-                 + ", ".join(f"{k} {v:,} bytes" for k, v in shared.items()))
+                 + ", ".join(f"{k} {v:,} bytes" for k, v in shared.items())
+                 + f"; the partition logs once trimmed (TURNSTREAM_LOG_KEEP_HOURS later): {trimmed['partition logs']:,} "
+                 f"bytes in all, whatever the number of matches")
     users = figures["users"]
     lines.append(f"users: {users['total']:,} bytes per user listing {users['matches_listed']} matches: "
                  + ", ".join(f"{k} {v:,}" for k, v in users["bytes"].items()))
