@@ -127,7 +127,8 @@
   function keyOf(el) {
     if (!el || el === document.body) { return null; }
     if (el.id) { return "#" + el.id; }
-    var onBoard = el.closest("#board") ? "#board " : "";
+    // the same command is both a board place and a button: a key says which one it was
+    var onBoard = el.closest("#board") ? "#board " : (el.closest("#actions-card") ? "#actions-card " : "");
     var attrs = ["data-command", "data-choice", "data-vote", "data-seek", "data-dispute-version"];
     for (var i = 0; i < attrs.length; i++) {
       if (el.hasAttribute(attrs[i])) {
