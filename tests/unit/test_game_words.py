@@ -164,3 +164,33 @@ def test_every_marked_game_word_has_its_russian(catalogue):
     assert len(wanted) > 500
     missing = sorted(w for w in wanted if w not in catalogue or not catalogue[w].string)
     assert not missing, f"no Russian for {missing[:8]} (docs/translations.md)"
+
+
+def _data_names() -> dict:
+    """Every printed name the games' data can put in a sentence, per game (beyond what a playout happens to show)."""
+    from domain.games.merchant_of_venus import data as mov
+    from domain.games.origins.command_text import words
+    from domain.games.origins.data import DATA as origins
+    from domain.games.ti4_exploration.command_text import title
+    from domain.games.ti4_exploration.data import RAW as ti4
+    from domain.games.uchronia.data import COLOR_INFO, DESIGNS
+    return {
+        "uchronia": [d["name"] for d in DESIGNS.values()] + [c["order_name"] for c in COLOR_INFO.values()]
+        + [c["order"] for c in COLOR_INFO.values()] + list(COLOR_INFO) + [f"colour:{c}" for c in COLOR_INFO],
+        "merchant-of-venus": [c["name"] for c in mov.CULTURES.values()] + [s["name"] for s in mov.SYSTEMS.values()]
+        + [mov.token_info(t)["name"] for t in mov.CARGO_TOKENS] + list(mov.SHIPS)
+        + [f"drive:{d.split(':', 1)[1]}" for d in mov.EQUIPMENT if d.startswith("drive:")],
+        "ti4-exploration": [str(title(x["id"])) for k in ("systems", "planets", "exploration_cards", "relics",
+                                                          "technologies") for x in ti4[k]],
+        "origins": [str(words(b["kind"])) for b in origins["buildings"]] + [str(words(t["tile"])) for t in
+                                                                            origins["starting_tiles"]]
+        + [str(words(s["id"])) for s in origins["sites"]] + list(origins["temples"])
+        + [z["id"] for z in origins["zodiac_cards"]] + list(origins["colours"]),
+    }
+
+
+def test_every_printed_name_of_the_games_data_has_its_russian():
+    ru = names("ru")
+    for game, printed in _data_names().items():
+        missing = sorted({n for n in printed if n not in ru})
+        assert not missing, f"{game}: no Russian in game_names/ru.json for {missing[:12]}"
