@@ -10,7 +10,7 @@ from domain.games.merchant_of_venus.command_text import culture_name, item_name,
 from service.web.boards import layout
 from service.web.boards.glossary import svg_term, term
 from service.web.boards.placer import Placer, text_box
-from service.web.boards.svgkit import e, hit, ink, mine_anchor, place, seat_letter, svg_root, text
+from service.web.boards.svgkit import e, hit_box, ink, mine_anchor, place, seat_letter, svg_root, text
 from service.web.boards.words import word
 
 GAME = "merchant-of-venus"
@@ -129,11 +129,23 @@ def _map_layout() -> dict:
 SPOTS = _map_layout()
 
 
+def _target(sid: str, x: float, y: float) -> str:
+    """The square's tap target: 44 px around its shape, stretched over its labels (a tap on "S1" acts too)."""
+    boxes = [(x - 22, y - 22, x + 22, y + 22)]
+    for key, label, size in (("name", square_label(sid), 12), ("hazard", f"!c{data.SQUARES[sid]['hazard']}", 12),
+                             ("deed", "$", 13)):
+        if sid in SPOTS.get(key, {}):
+            lx, ly, anchor = SPOTS[key][sid]
+            boxes.append(text_box(lx, ly, label, size, anchor))
+    return hit_box(min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
+                   max(b[3] for b in boxes))
+
+
 def _square(sid: str, spaceports: dict, deeds: list, colours: dict) -> str:
     sq = data.SQUARES[sid]
     x, y = _xy(sid)
     kind = sq["kind"]
-    body = hit(x, y) + _shape(sid, sq, x, y, spaceports, colours)
+    body = _target(sid, x, y) + _shape(sid, sq, x, y, spaceports, colours)
     inner = _INNER.get(kind) or _COLOUR_MARK.get(sq["color"], "")
     if kind == "telegate":
         inner = ",".join(map(str, data.TELEGATES.get(sid, [])))

@@ -7,7 +7,7 @@ from flask_babel import gettext as _
 from domain.games.origins.command_text import district_card_name, tile_name, words
 
 from service.web.boards import layout
-from service.web.boards.glossary import term
+from service.web.boards.glossary import svg_term, term
 from service.web.boards.svgkit import block, e, ink, place, seat_letter, text
 from service.web.boards.words import word
 
@@ -53,7 +53,7 @@ def _sites(view) -> str:
                 + text(10, 22, words(sid), 15, ink(fill), weight="bold")
                 + text(10, 42, _("dial %(n)s", n=site.get("dial", "?")) + f" · {LETTER.get(site.get('colour'), '')}",
                        13, ink(fill))
-                + text(10, 62, word(BONUS.get(site.get("token"), "no bonus")), 13, ink(fill)))
+                + svg_term(GAME, "bonus", text(10, 62, word(BONUS.get(site.get("token"), "no bonus")), 13, ink(fill))))
         out.append(block(150, 76, words(sid), place(f"site:{sid}", words(sid), body)))
     return layout.section(term(GAME, "sites") + " · " + term(GAME, "dial"), layout.tiles(out))
 

@@ -74,6 +74,14 @@ def hit(x: float, y: float, size: float = 44) -> str:
             f'rx="{size / 2}" fill="transparent" stroke="none"/>')
 
 
+def hit_box(x0: float, y0: float, x1: float, y1: float) -> str:
+    """An invisible rounded box a place is tapped by (covering its shape and its labels), at least 44 px."""
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    w, h = max(x1 - x0, 44), max(y1 - y0, 44)
+    return (f'<rect class="hit" x="{cx - w / 2:.1f}" y="{cy - h / 2:.1f}" width="{w:.1f}" height="{h:.1f}" rx="8" '
+            f'fill="transparent" stroke="none"/>')
+
+
 _VIEWBOX = re.compile(r'viewBox="0 0 ([\d.]+) ([\d.]+)"')
 _FONT = re.compile(r'font-size="([\d.]+)"')
 
