@@ -128,7 +128,7 @@ def describe(ev: dict, name) -> str:
     """One sentence for the move log, e.g. "ann bought Bionic Perfume for c80"."""
     try:
         d = ev.get("data") or {}
-        who = name(d["player"]) if d.get("player") is not None else "someone"
+        who = name(d["player"]) if d.get("player") is not None else T("someone")
         fn = _TEXT.get(ev.get("type"))
         return fn(d, who, name) if fn else Text(f"{ev.get('type')}")
     except Exception:  # the move log must never break on an odd or redacted event

@@ -108,7 +108,7 @@ def describe(ev: dict, name) -> str:
     """One sentence for the move log, using `name(player_id)` for display names; never raises."""
     try:
         d = ev.get("data") or {}
-        who = str(name(d["player"])) if d.get("player") is not None else "someone"
+        who = str(name(d["player"])) if d.get("player") is not None else T("someone")
         line = SENTENCES.get(ev.get("type"))
         return line(d, who, name) if line else Text(f"{ev.get('type')} happened.")
     except Exception:  # describe must never raise, whatever a redacted or odd event holds

@@ -71,7 +71,7 @@ def _known(n):
 
 def _special(t: str, d: dict, f: dict) -> str | None:
     """Sentences whose wording depends on the data; None for template events."""
-    who = f.get("player", "someone")
+    who = f.get("player", T("someone"))
     if t in ("cards_dealt", "cards_drawn"):
         count = NT("{n} card", "{n} cards", _known(d.get("count")))
         if "colors" in d:
