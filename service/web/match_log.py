@@ -108,7 +108,7 @@ def commands(entries: list, names: dict) -> list:
     for run in runs:
         actor = names.get(run[0]["actor"], run[0]["actor"]) if run[0]["actor"] else None
         head = next((e for e in run if actor and e["text"].startswith(f"{actor} ")), run[0])
-        out.append(dict(run[0], text=head["text"], events=[e for e in run if e is not head]))
+        out.append(dict(run[0], text=head["text"], type=head["type"], events=[e for e in run if e is not head]))
     return out[::-1]
 
 

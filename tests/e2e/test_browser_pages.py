@@ -151,14 +151,15 @@ def test_a_spectator_sees_no_hidden_information(duel, browser):
     page = spectator.new_page()
     page.goto(url)
     page.wait_for_selector("[data-spectator]")
-    dealt = [int(v) for v in bob.page.eval_on_selector_all(
-        "li.cards_dealt", "els => els.map(e => e.dataset.eventVersion)")]
+    dealt = [int(v) for v in bob.page.eval_on_selector_all(  # a command's entry, or an event folded under one
+        "li.cards_dealt", "els => els.map(e => e.dataset.eventVersion || e.dataset.subVersion)")]
     assert dealt, "the log shows the deal"
     own_deal_seen = False
     for version in dealt:
-        seen_by_spectator = page.text_content(f"[data-event-version='{version}'] .text")
+        words = f"[data-event-version='{version}'] > .text, [data-sub-version='{version}'] > .text"
+        seen_by_spectator = page.text_content(words)
         assert not COLOURS.search(seen_by_spectator), f"a spectator sees dealt colours: {seen_by_spectator}"
-        own_deal_seen |= bool(COLOURS.search(bob.page.text_content(f"[data-event-version='{version}'] .text")))
+        own_deal_seen |= bool(COLOURS.search(bob.page.text_content(words)))
     assert own_deal_seen, "a player sees the colours of their own deal"
     board_text = page.text_content("#board")
     assert len(re.findall(r"Hand: \d+ card\(s\)", board_text)) == 2, board_text
