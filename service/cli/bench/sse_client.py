@@ -32,8 +32,9 @@ class SseStream:
     """One open stream: `await open()` sends the request; `async for msg in stream` yields parsed messages
     ({"event", "id", "data"}; data decoded from JSON); comments are counted, not yielded."""
 
-    def __init__(self, host: str, port: int, path: str, headers: dict | None = None):
+    def __init__(self, host: str, port: int, path: str, headers: dict | None = None, source: str | None = None):
         self.host, self.port, self.path = host, port, path
+        self.source = source  # the local address to connect from (a loopback address of 127.0.0.0/8)
         self.headers = dict(headers or {})
         self.reader = self.writer = None
         self.chunked = False
@@ -42,7 +43,8 @@ class SseStream:
 
     async def open(self) -> "SseStream":
         """Connect and send the request; raise StreamRefused for a non-200 answer."""
-        self.reader, self.writer = await asyncio.open_connection(self.host, self.port, limit=1 << 20)
+        self.reader, self.writer = await asyncio.open_connection(
+            self.host, self.port, limit=1 << 20, local_addr=(self.source, 0) if self.source else None)
         lines = [f"GET {self.path} HTTP/1.1", f"Host: {self.host}:{self.port}", "Accept: text/event-stream"]
         lines += [f"{k}: {v}" for k, v in self.headers.items()]
         self.writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())

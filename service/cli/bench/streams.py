@@ -38,7 +38,8 @@ async def _hold(port: int, specs: list, ready, stop) -> dict:
     from service.cli.bench.sse_client import SseStream, StreamRefused
     streams, refused = [], 0
     for i in range(0, len(specs), OPEN_BATCH):
-        batch = [SseStream("127.0.0.1", port, path, headers).open() for _m, path, headers in specs[i:i + OPEN_BATCH]]
+        batch = [SseStream("127.0.0.1", port, path, headers, source).open()
+                 for _m, path, headers, source in specs[i:i + OPEN_BATCH]]
         for result in await asyncio.gather(*batch, return_exceptions=True):
             if isinstance(result, StreamRefused):
                 refused += 1
@@ -47,7 +48,7 @@ async def _hold(port: int, specs: list, ready, stop) -> dict:
             else:
                 streams.append(result)
     arrivals: dict = defaultdict(list)  # "match:version" -> arrival times (monotonic, system-wide)
-    matches = {id(s): m for s, (m, _p, _h) in zip(streams, specs)}
+    matches = {id(s): m for s, (m, _p, _h, _a) in zip(streams, specs)}
 
     async def read(stream):
         try:
@@ -75,9 +76,17 @@ def _client_main(port: int, specs: list, ready, stop, results) -> None:
 
 
 # -- the bench -----------------------------------------------------------------------------------------------
+def source_address(viewer: int) -> str:
+    """A viewer's own loopback address (127.1.0.1 on): people connect from their own addresses, and one address
+    has only ~28,000 ephemeral ports towards the server."""
+    n = viewer + 1
+    return f"127.{1 + n // 65536 % 254}.{n // 256 % 256}.{n % 256}"
+
+
 def plan(w, streams: int, matches: int) -> tuple[list, list]:
-    """Dice-race matches with their creators' tokens, and the stream specs (match, path, headers): each
-    viewer (a new user) holds STREAMS_PER_USER streams, spread over the matches."""
+    """Dice-race matches with their creators' tokens, and the stream specs (match, path, headers, source
+    address): each viewer (a new user, from an address of its own) holds STREAMS_PER_USER streams, spread over
+    the matches."""
     games = []
     for _ in range(matches):
         a, b = w.users.create("bench-a"), w.users.create("bench-b")
@@ -89,7 +98,8 @@ def plan(w, streams: int, matches: int) -> tuple[list, list]:
         if i % STREAMS_PER_USER == 0:
             viewer = w.users.create("bench-viewer")["token"]
         mid = games[i % matches][0]
-        specs.append((mid, f"/api/matches/{mid}/stream", {"Authorization": f"Bearer {viewer}"}))
+        specs.append((mid, f"/api/matches/{mid}/stream", {"Authorization": f"Bearer {viewer}"},
+                      source_address(i // STREAMS_PER_USER)))
     return games, specs
 
 
@@ -153,7 +163,7 @@ def run_streams(args, url: str, note: str) -> dict:
             client.kill()
         engine.stop_process(server)
     per_match = defaultdict(int)
-    for mid, _path, _h in specs[:opened["held"]]:
+    for mid, _path, _h, _a in specs[:opened["held"]]:
         per_match[mid] += 1
     delays, missed = [], 0
     for mid, version, at in sent:
