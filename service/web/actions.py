@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 
+from domain.engine.text import T
 from service.web.boards import place_of
 from service.web.game_words import say
 
@@ -22,7 +23,7 @@ def command_words(game, state, command: dict, names: dict) -> str:
     describe = getattr(game, "describe_command", None)
     if describe is not None:
         try:
-            text = describe(state, command, lambda pid: names.get(pid, "a player"))
+            text = describe(state, command, lambda pid: names.get(pid, T("a player")))
             if text:
                 return say(text)  # in the page's language
         except Exception:  # a wording bug must not hide the action: fall back to the command's type
