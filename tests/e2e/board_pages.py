@@ -75,7 +75,7 @@ def boards(game_id: str, lang: str = "en", seed: int = 3, steps: int = 60, every
         legal = game.legal_commands(state, player)
         if step % every == 0:
             view = game.view(state, player)
-            with APP.test_request_context():
+            with APP.test_request_context(headers={"Accept-Language": lang}):
                 acts = actions(game, state, view, legal, NAMES)
                 yield f"{game_id}-{lang}-step{step}", str(render_board(game_id, view, player, NAMES, acts))
         state = apply_all(game, state, game.decide(state, player, chooser.choice(legal), rng))

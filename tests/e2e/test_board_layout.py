@@ -27,6 +27,7 @@ def _check(browser, label: str, html: str, lang: str, width: int, shot: bool = F
     try:
         tab = context.new_page()
         tab.set_content(page(html, lang))
+        assert tab.locator("#board .board-set svg").count() > 0, f"{label}: no picture (did the renderer fail?)"
         assert "bob the Builder" in tab.inner_text("#board"), "names as players wrote them"
         found = [[label, width] + p for p in tab.evaluate(PROBLEMS)]
         found += [[label, width, "small target", *t] for t in tab.evaluate(TARGETS) if min(t[1], t[2]) < 43.5]

@@ -2,18 +2,24 @@
 (opening on the viewer's ship), and a card per player. Labels are placed so that none covers another."""
 from __future__ import annotations
 
-from flask_babel import gettext as _
+from functools import cache
 
+from flask_babel import gettext as _, pgettext
+
+from domain.engine.text import name as printed
 from domain.games.merchant_of_venus import data
-from domain.games.merchant_of_venus.command_text import culture_name, item_name, square_label, square_name
+from domain.games.merchant_of_venus import command_text
 
 from service.web.boards import layout
 from service.web.boards.glossary import svg_term, term
 from service.web.boards.placer import Placer, text_box
 from service.web.boards.svgkit import e, hit_box, ink, mine_anchor, place, seat_letter, svg_root, text
-from service.web.boards.words import word
+from service.web.boards.glossary import language
+from service.web.boards.words import said, say_name, word
 
 GAME = "merchant-of-venus"
+culture_name, item_name, square_name = (said(command_text.culture_name), said(command_text.item_name),
+                                        said(command_text.square_name))
 SCALE, OX, OY = 39, 26, 44  # 39 px between neighbouring squares; every live square's target is 44 px
 WIDTH, HEIGHT = int(OX + 18.8 * SCALE + 34), int(OY + 13.1 * SCALE + 40)
 FILL = {"blue": "#4a78c2", "yellow": "#e8c531", "red": "#d9483b"}
@@ -68,7 +74,7 @@ def _shape(sid: str, sq: dict, x: float, y: float, spaceports: dict, colours: di
     return f'<circle{mark} cx="{x:.1f}" cy="{y:.1f}" r="9" fill="{fill}" stroke="#223"/>'
 
 
-def _spots(x: float, y: float, r: float, label: str, size: float) -> list[tuple]:
+def _candidates(x: float, y: float, r: float, label: str, size: float) -> list[tuple]:
     """Candidate baselines for a square's label: below, above, right, left, then the diagonals."""
     w = 0.62 * size * len(label)
     return [(x, y + r + size + 1, "middle"), (x, y - r - 4, "middle"), (x + r + 3 + w / 2, y + size / 3, "middle"),
@@ -79,7 +85,7 @@ def _spots(x: float, y: float, r: float, label: str, size: float) -> list[tuple]
 
 def _put(placer: Placer, x: float, y: float, r: float, label: str, size: float = 12) -> tuple:
     """The baseline of a label next to its square, where it covers nothing else."""
-    spots = _spots(x, y, r, label, size)
+    spots = _candidates(x, y, r, label, size)
     best = placer.choose([text_box(sx, sy, label, size, anchor) for sx, sy, anchor in spots])
     return spots[best]
 
@@ -92,8 +98,24 @@ def _along(x1: float, y1: float, x2: float, y2: float) -> list[tuple]:
             for d in (0, 12, -12, 22, -22) for f in (0.5, 0.4, 0.6, 0.3, 0.7, 0.25, 0.75)]
 
 
-def _map_layout() -> dict:
-    """Where every square's name, hazard fee, navigation numbers and system label go (computed once)."""
+def square_label(sid: str) -> str:
+    """A square's short label on the map, in the page's language ("S1", "orbit 2", "city")."""
+    kind = data.SQUARES[sid]["kind"]
+    if kind == "orbital":
+        return _("orbit %(n)s", n=sid.partition(".")[2].lstrip("o"))
+    words = {"base": pgettext("map", "Base"), "city": pgettext("map", "city"), "port": pgettext("map", "port"),
+             "nav": pgettext("map", "nav"), "telegate": pgettext("map", "gate")}
+    return words.get(kind, sid.upper())
+
+
+def system_name(sid: str) -> str:
+    """A system's printed name in the page's language."""
+    return say_name(data.SYSTEMS[sid]["name"])
+
+
+@cache
+def _layout(lang: str) -> dict:
+    """Where every square's name, hazard fee, navigation numbers and system label go in `lang` (once each)."""
     placer = Placer((0, 0, WIDTH, HEIGHT))
     for sid in data.SQUARE_ORDER:
         x, y = _xy(sid)
@@ -118,7 +140,7 @@ def _map_layout() -> dict:
             spots["nav"][(nav, to)] = cands[best]
     for sid, system in data.SYSTEMS.items():
         ax, ay = _xy(system["city"] or system["port"])
-        label = f"{system['name']}: Eeepeeep"
+        label = f"{system_name(sid)}: " + max((culture_name(c) for c in data.CULTURES), key=len)
         cands = [(ax + dx, ay + dy) for dy in (-30, 36, -52, 58, -74, 80, 0) for dx in (0, -70, 70, -140, 140)]
         best = placer.choose([text_box(cx, cy, label, 13, pad=4) for cx, cy in cands])
         spots["system"][sid] = cands[best]
@@ -126,7 +148,9 @@ def _map_layout() -> dict:
     return spots
 
 
-SPOTS = _map_layout()
+def _spots() -> dict:
+    """The map's label places for this page's language."""
+    return _layout(language())
 
 
 def _target(sid: str, x: float, y: float) -> str:
@@ -134,8 +158,8 @@ def _target(sid: str, x: float, y: float) -> str:
     boxes = [(x - 22, y - 22, x + 22, y + 22)]
     for key, label, size in (("name", square_label(sid), 12), ("hazard", f"!c{data.SQUARES[sid]['hazard']}", 12),
                              ("deed", "$", 13)):
-        if sid in SPOTS.get(key, {}):
-            lx, ly, anchor = SPOTS[key][sid]
+        if sid in _spots().get(key, {}):
+            lx, ly, anchor = _spots()[key][sid]
             boxes.append(text_box(lx, ly, label, size, anchor))
     return hit_box(min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
                    max(b[3] for b in boxes))
@@ -152,13 +176,13 @@ def _square(sid: str, spaceports: dict, deeds: list, colours: dict) -> str:
     if inner:
         body += text(x, y + 4.5, inner, 12, ink(KIND_FILL.get(kind, FILL.get(sq["color"], "#4a78c2"))),
                      "middle", "bold")
-    nx, ny, anchor = SPOTS["name"][sid]
+    nx, ny, anchor = _spots()["name"][sid]
     body += text(nx, ny, square_label(sid), 12, LABEL, anchor)
-    if sid in deeds and sid in SPOTS.get("deed", {}):
-        dx, dy, anchor = SPOTS["deed"][sid]
+    if sid in deeds and sid in _spots().get("deed", {}):
+        dx, dy, anchor = _spots()["deed"][sid]
         body += svg_term(GAME, "deed", text(dx, dy, "$", 13, "#ffd54f", anchor, "bold"))
     if sq["hazard"]:
-        hx, hy, anchor = SPOTS["hazard"][sid]
+        hx, hy, anchor = _spots()["hazard"][sid]
         body += svg_term(GAME, "hazard", text(hx, hy, f"!c{sq['hazard']}", 12, "#ff8a80", anchor, "bold"))
     kind_name = _("%(colour)s space", colour=word(sq["color"])) if kind == "space" else word(kind)
     hazard = _(", hazard c%(fee)s", fee=sq["hazard"]) if sq["hazard"] else ""
@@ -175,7 +199,7 @@ def _nav_labels() -> list[str]:
     out = []
     for nav, exits in data.NAV_EXITS.items():
         for to, nums in exits.items():
-            mx, my = SPOTS["nav"][(nav, to)]
+            mx, my = _spots()["nav"][(nav, to)]
             label = ",".join(map(str, nums))
             w = 0.62 * 12 * len(label) + 6
             out.append(svg_term(GAME, "nav-values", f'<rect x="{mx - w / 2:.1f}" y="{my - 13:.1f}" width="{w:.1f}" '
@@ -188,13 +212,13 @@ def _systems(view: dict) -> list[str]:
     systems = view.get("systems") or {}
     observed = view.get("observed") or {}
     for sid, system in data.SYSTEMS.items():
-        x, y = SPOTS["system"][sid]
+        x, y = _spots()["system"][sid]
         info = systems.get(sid) or {}
         culture = info.get("culture_name") or info.get("culture")
         seen = observed.get(sid)
-        line = f"{system['name']}: {culture or '?'}"
+        line = f"{system_name(sid)}: {culture_name(culture) if culture in data.CULTURES else (culture or '?')}"
         if isinstance(seen, str) and not culture:
-            line = system["name"] + ": " + _("you saw %(culture)s", culture=seen)
+            line = system_name(sid) + ": " + _("you saw %(culture)s", culture=culture_name(seen))
         w = 0.62 * 13 * len(line) + 8
         out.append(f'<g class="system-label"><rect x="{x - w / 2:.1f}" y="{y - 15:.1f}" width="{w:.0f}" height="20" '
                    f'rx="4" fill="#000" opacity="0.85" class="label-ground"/>'
@@ -214,7 +238,7 @@ def _ships(view: dict, colours: dict, seats: dict, viewer=None) -> list[str]:
     out = []
     states = view.get("player_states") or {}
     placer = Placer((0, 0, WIDTH, HEIGHT))
-    placer.taken = list(SPOTS["taken"])  # squares and every label: a ship covers none of them
+    placer.taken = list(_spots()["taken"])  # squares and every label: a ship covers none of them
     for i, (pid, ps) in enumerate(states.items()):
         x, y = _xy((ps or {}).get("square", ""))
         r = r_of(data.SQUARES.get((ps or {}).get("square"), {}).get("kind", "space")) + 4
@@ -233,17 +257,24 @@ def _ships(view: dict, colours: dict, seats: dict, viewer=None) -> list[str]:
     return out
 
 
+def _cargo(item) -> str:
+    """A carried item's short name: a good by its name alone, anything else in full."""
+    words = command_text.item_name(item)
+    good = (getattr(words, "params", None) or {}).get("good")
+    return say_name(good) if good is not None else item_name(item)
+
+
 def _panel(pid: str, ps: dict, view: dict, colour: str, letter: str, viewer) -> str:
     """A player's card: cash and net worth, ship and square, holds and equipment, cargo, IOUs, deeds."""
     active = view.get("active") == pid and not view.get("result")
     race = culture_name(ps.get("race"))
     title = e(f"{pid} ({race})") + (f' <span class="to-act-mark">◀ {e(_("to act"))}</span>' if active else "")
-    cargo = ", ".join(item_name(c).split(" (")[0].replace("the ", "") for c in ps.get("cargo") or []) or _("empty")
+    cargo = ", ".join(_cargo(c) for c in ps.get("cargo") or []) or _("empty")
     equipment = [_("%(n)s shield(s)", n=ps.get("shields", 0))] + \
         [_("%(drive)s drive", drive=str(d).replace("drive:", "")) for d in ps.get("drives") or []]
     deeds = [_("%(culture)s factory", culture=culture_name(c)) for c in ps.get("factories") or []] + \
         [_("spaceport on %(square)s", square=square_name(s)) for s in ps.get("spaceports") or []]
-    observed = ", ".join(data.SYSTEMS.get(s, {}).get("name", str(s)) for s in ps.get("observed_systems") or [])
+    observed = ", ".join(system_name(s) if s in data.SYSTEMS else str(s) for s in ps.get("observed_systems") or [])
     rows = [f"{term(GAME, 'credits', 'c' + str(ps.get('cash')))} · {term(GAME, 'net-worth')} c{e(ps.get('net_worth'))}",
             term(GAME, "ship", str(ps.get("ship"))) + " " + e(_("on")) + " " + e(square_name(ps.get("square"))),
             f"{term(GAME, 'holds')} {e(ps.get('holds_used'))}/{e(ps.get('holds'))} · "

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from flask_babel import gettext as _
 
-from domain.games.origins.command_text import district_card_name, tile_name, words
+from domain.games.origins import command_text
 
 from service.web.boards import layout
 from service.web.boards.glossary import svg_term, term
 from service.web.boards.svgkit import block, e, ink, place, seat_letter, text
-from service.web.boards.words import word
+from service.web.boards.words import said, word
 
 GAME = "origins"
+district_card_name, tile_name, words = (said(command_text.district_card_name), said(command_text.tile_name),
+                                        said(command_text.words))
 FILL = {"blue": "#3b6fd6", "orange": "#e8892b", "purple": "#8a4fc4", "red": "#d23c3c", "yellow": "#e6c229",
         "grey": "#9a9a9a", "farm": "#7fae55"}
 LETTER = {"blue": "b", "orange": "o", "purple": "p", "red": "r", "yellow": "y", "grey": "g", "farm": "f"}
@@ -66,6 +68,11 @@ def _die_slot(x, slot, caption: str, key: str, name: str) -> str:
     return place(key, name, body)
 
 
+def _capital(words_: str) -> str:
+    """Words with a capital first letter (a list item)."""
+    return words_[:1].upper() + words_[1:]
+
+
 def _rows(view) -> str:
     """The citizen row (with each slot's wisdom cost), the orator row and the district cards."""
     citizens = view.get("citizen_row") or []
@@ -74,7 +81,7 @@ def _rows(view) -> str:
     orators = view.get("orator_row") or []
     oslots = [_die_slot(i * 50, slot, str(i + 1), f"orator:{i + 1}", _("orator slot %(n)s", n=i + 1))
               for i, slot in enumerate(orators)]
-    cards = [e(district_card_name(c.get("id"))[4:].capitalize()) + ": " + term(GAME, "gold", _("%(n)s gold", n=c.get("gold", "?")))
+    cards = [e(_capital(district_card_name(c.get("id")))) + ": " + term(GAME, "gold", _("%(n)s gold", n=c.get("gold", "?")))
              for c in view.get("district_cards") or []]
     body = (f'<div class="board-row"><span class="row-label">{term(GAME, "citizen-row")}</span>'
             + (block(max(50 * len(slots), 50), 70, _("Citizen row"), "".join(slots)) if slots else "") + "</div>"

@@ -6,14 +6,15 @@ import math
 
 from flask_babel import gettext as _
 
-from domain.games.ti4_exploration.command_text import step_words, title
+from domain.games.ti4_exploration import command_text
 
 from service.web.boards import layout
 from service.web.boards.glossary import svg_term, term
 from service.web.boards.svgkit import e, hit, ink, mine_anchor, place, seat_letter, svg_root, text
-from service.web.boards.words import word
+from service.web.boards.words import said, word
 
 GAME = "ti4-exploration"
+step_words, title = said(command_text.step_words), said(command_text.title)
 
 HEX = 88
 COLOURS = ["#d64541", "#3a7bd5", "#2e9e5b", "#d4a017"]
@@ -60,7 +61,7 @@ def _short_planet(pid: str, sid: str) -> str:
     """A planet's label inside its system ("Prime", "Veil", "II"); the full name is its tooltip."""
     full = title(pid)
     system = title(sid)
-    return full[len(system):].strip() or full if full.startswith(system) else full
+    return full[len(system):].strip(" -") or full if full.startswith(system) else full
 
 
 def _badge(x, y, seat: int, label: str) -> str:
@@ -198,7 +199,7 @@ def _status_lines(view: dict) -> list:
             "from": prop.get("from"), "to": prop.get("to"), "give": lot(prop.get("give")), "ask": lot(prop.get("receive"))})))
     decks = _dict(view.get("decks"))
     lines.append(term(GAME, "decks") + ": " + e(" · ".join(
-        f"{k} {_num(_dict(d).get('draw_count'))}+{len(_list(_dict(d).get('discard')))}" for k, d in decks.items())
+        f"{word(k)} {_num(_dict(d).get('draw_count'))}+{len(_list(_dict(d).get('discard')))}" for k, d in decks.items())
         + " · " + _("relics %(n)s", n=_num(view.get("relic_deck_count")))))
     return lines
 

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from flask_babel import gettext as _
 
-from domain.games.uchronia.command_text import building_name, step_words
+from domain.games.uchronia import command_text
 from domain.games.uchronia.data import COLOR_INFO, COLORS, DESIGNS
 
 from service.web.boards import layout
 from service.web.boards.glossary import term
 from service.web.boards.svgkit import block, e, ink, place, text
-from service.web.boards.words import word
+from service.web.boards.words import said, word
 
 GAME = "uchronia"
+building_name, step_words = said(command_text.building_name), said(command_text.step_words)
 FILL = {"yellow": "#e3b92f", "grey": "#9aa0a6", "red": "#c0392b", "blue": "#2e6fd1", "brown": "#8b5a2b"}
 LETTER = {"yellow": "Y", "grey": "G", "red": "R", "blue": "B", "brown": "Br"}
 INK = "#1a1a1a"
