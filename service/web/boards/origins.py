@@ -76,7 +76,8 @@ def _capital(words_: str) -> str:
 def _rows(view) -> str:
     """The citizen row (with each slot's wisdom cost), the orator row and the district cards."""
     citizens = view.get("citizen_row") or []
-    slots = [_die_slot(i * 50, slot, f"{i + 1}: {slot.get('cost', '?') if isinstance(slot, dict) else '?'}w",
+    slots = [_die_slot(i * 50, slot, _("%(slot)s: %(cost)sw", slot=i + 1,
+                                       cost=slot.get("cost", "?") if isinstance(slot, dict) else "?"),
                        f"citizen:{i + 1}", _("citizen slot %(n)s", n=i + 1)) for i, slot in enumerate(citizens)]
     orators = view.get("orator_row") or []
     oslots = [_die_slot(i * 50, slot, str(i + 1), f"orator:{i + 1}", _("orator slot %(n)s", n=i + 1))
