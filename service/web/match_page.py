@@ -85,7 +85,8 @@ def final_standings(match, view, names: dict) -> dict | None:
     if table is None:
         return None
     result = match.result
-    table.update(sentence=game_over.winners_sentence(list(result.get("winners") or []), names),
+    winners = [row["player"] for row in table["rows"] if row["winner"]]  # in the table's order
+    table.update(sentence=game_over.winners_sentence(winners, names),
                  reason=game_over.reason_sentence(result),
                  columns=[game_over.column_label(match.game_id, k) for k in table["keys"]],
                  tiebreak=game_over.tiebreak_sentence(match.game_id, result, view, table["rows"], names))
