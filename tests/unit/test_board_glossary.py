@@ -65,3 +65,13 @@ def test_a_russian_page_shows_the_rulebooks_terms():
     assert "Резиденция" in board and "предел Операций" in board and "раунд" in board, label
     label, board = next(boards("uchronia", "en", steps=0))
     assert "Residence" in board and "operation limit" in board and "Резиденция" not in board, label
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_a_finished_board_marks_nobody_to_act(game_id):
+    """After the end no seat card or area is outlined as the one to act, and no line says so."""
+    from tests.gamekit import random_playout
+    game = GAMES[game_id]
+    state, *_ = random_playout(game, ["ann", "bob"], 2, 5000)
+    board = str(render_board(game_id, game.view(state, "ann"), "ann"))
+    assert not re.search(r'class="[^"]*\bto-act\b', board) and not re.search(r"\bto act\b", board), game_id

@@ -155,7 +155,9 @@ def _panel(view: dict, viewer, seats: dict) -> str:
         frags = _dict(p.get("fragments"))
         relics = ", ".join(title(_dict(r).get("id", "?")) + (f" ({_('exhausted')})" if _dict(r).get("exhausted") else "")
                            for r in _list(p.get("relics"))) or _("none")
-        marks = [m for m, on in ((_("▶ turn"), pid == view.get("turn_player")), (_("to act"), pid in active),
+        playing = not view.get("finished")  # after the end nobody is to act
+        marks = [m for m, on in ((_("▶ turn"), playing and pid == view.get("turn_player")),
+                                 (_("to act"), playing and pid in active),
                                  (_("passed"), p.get("passed")), (_("you"), viewer is not None and pid == viewer)) if on]
         head = e(" · ".join([pid] + marks))
         rows = [f"{e(word(COLOUR_NAMES[seat % 4]))}, {term(GAME, 'home')} {e(title(p.get('home', '?')))} · "
@@ -170,7 +172,8 @@ def _panel(view: dict, viewer, seats: dict) -> str:
                 f"{term(GAME, 'relics')}: {e(relics)}",
                 f"{term(GAME, 'tech')}: {e(', '.join(title(t) for t in _list(p.get('technologies'))) or _('none'))}"
                 f" · {term(GAME, 'devices')} {len(_list(p.get('devices')))}"]
-        out.append(layout.seat_card(COLOURS[seat % 4], seat_letter(seat), head, rows, pid in active, pid == viewer))
+        out.append(layout.seat_card(COLOURS[seat % 4], seat_letter(seat), head, rows, playing and pid in active,
+                                    pid == viewer))
     return layout.seat_cards(out)
 
 
