@@ -53,9 +53,24 @@ def header(match, viewer, active: list, legal: list) -> dict:
                 "why": action_help.explanation(match.game_id, kind, choose_language())}
     waiting = []
     for player in active:  # only the kinds of move they may make: their words would show a hidden hand
-        kinds = [{"type": c["type"]} for c in legal_for(match, player)]
+        kinds = [{"type": kind} for kind in kinds_waited_for(match, player)]
         waiting.append((player, action_help.todo(match.game_id, kinds) if kinds else ""))
     return {"waiting": waiting}
+
+
+_WAITED: dict = {}  # (match id, version, player) -> the kinds of move the table waits for; every viewer's the same
+_WAITED_MAX = 4096
+
+
+def kinds_waited_for(match, player) -> list:
+    """The command types `player` may send now, worked out once per match version in this process (Origins'
+    legal commands take up to ~25 ms, and every viewer's page and live update asks)."""
+    key = (match.id, match.version, player)
+    if key not in _WAITED:
+        if len(_WAITED) >= _WAITED_MAX:
+            _WAITED.clear()
+        _WAITED[key] = list(dict.fromkeys(c["type"] for c in legal_for(match, player)))
+    return _WAITED[key]
 
 
 def explained_groups(game_id: str, groups: list) -> list:
