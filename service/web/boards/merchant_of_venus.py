@@ -6,7 +6,6 @@ from functools import cache
 
 from flask_babel import gettext as _, pgettext
 
-from domain.engine.text import name as printed
 from domain.games.merchant_of_venus import data
 from domain.games.merchant_of_venus import command_text
 
@@ -35,6 +34,7 @@ SHAPE_R = {"base": 15, "city": 13, "port": 11, "nav": 13, "telegate": 14, "orbit
 
 
 def _xy(square: str) -> tuple[float, float]:
+    """The map position of a square's centre."""
     sq = data.SQUARES.get(square)
     if not sq:
         return OX, OY
@@ -42,6 +42,7 @@ def _xy(square: str) -> tuple[float, float]:
 
 
 def _links() -> list[str]:
+    """The links between squares (green ones cost 2 movement points)."""
     out = []
     for a, b, cost in data.RAW["links"]:
         (x1, y1), (x2, y2) = _xy(a), _xy(b)
@@ -166,6 +167,7 @@ def _target(sid: str, x: float, y: float) -> str:
 
 
 def _square(sid: str, spaceports: dict, deeds: list, colours: dict) -> str:
+    """A square as a board place: its tap target, shape, letter, name and any hazard fee or deed mark."""
     sq = data.SQUARES[sid]
     x, y = _xy(sid)
     kind = sq["kind"]
@@ -208,6 +210,7 @@ def _nav_labels() -> list[str]:
 
 
 def _systems(view: dict) -> list[str]:
+    """Each system's label: its name and its culture once known (or what the viewer saw)."""
     out = []
     systems = view.get("systems") or {}
     observed = view.get("observed") or {}
@@ -287,6 +290,7 @@ def _panel(pid: str, ps: dict, view: dict, colour: str, letter: str, viewer) -> 
 
 
 def _legend(players: list, colours: dict, seats: dict) -> str:
+    """The legend: square kinds, links, marks and each player's ship, every term explained."""
     items = [layout.swatch(fill, mark) + " " + term(GAME, key) for fill, mark, key in (
         ("#dddddd", "GB", "galactic-base"), ("#8bd48b", "C", "city"), ("#bbbbbb", "P", "spaceport"),
         ("#333333", "N", "navigation"), ("#6a1b9a", "T", "telegate"), ("#e8c531", "y", "yellow-space"),

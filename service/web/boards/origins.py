@@ -26,6 +26,7 @@ INK, MUTED = "#1a1a1a", "#4d4d4d"
 
 
 def _rect(x, y, w, h, fill, stroke="#444", rx=3, extra=""):
+    """A rectangle."""
     return f'<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="{rx}" fill="{e(fill)}" stroke="{stroke}" {extra}/>'
 
 
@@ -41,6 +42,7 @@ def _die(x, y, die, size=34, used=False):
 
 
 def _name_of(names, pid):
+    """A player's display name (their id when unknown)."""
     return names.get(pid, pid) if isinstance(names, dict) else pid
 
 
@@ -112,6 +114,7 @@ def _market(view) -> str:
 
 
 def _marker(x, y, k, pid, r=8):
+    """A player's marker: seat colour and letter, their name as its tooltip."""
     col = PLAYER_MARK[k % len(PLAYER_MARK)]
     return (f'<g><title>{e(pid)}</title><circle data-mark="" cx="{x}" cy="{y}" r="{r}" fill="{col}" stroke="#333"/>'
             + text(x, y + 4.5, seat_letter(k), 12, ink(col), "middle", "bold") + "</g>")
@@ -238,6 +241,7 @@ def _marker_swatch(k: int) -> str:
 
 
 def _legend() -> str:
+    """The legend of the colours and their letters."""
     items = [layout.swatch(FILL[c], letter) + " " + e(word(c)) for c, letter in LETTER.items()]
     return layout.legend(_("Colours"), items)
 
@@ -261,6 +265,7 @@ def place_of(view: dict, command: dict):
 
 
 def _render(view, viewer, names):
+    """The board of a view as HTML parts."""
     seats = list(view.get("seats") or (view.get("players") or {}).keys())
     current = view.get("current")
     head = _("Round %(round)s of %(rounds)s", round=view.get("round", "?"), rounds=view.get("max_rounds", "?"))

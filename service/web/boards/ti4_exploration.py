@@ -32,10 +32,12 @@ def _num(value, default=0):
 
 
 def _dict(value) -> dict:
+    """A dict from the view, or an empty one."""
     return value if isinstance(value, dict) else {}
 
 
 def _list(value) -> list:
+    """A list from the view, or an empty one."""
     return value if isinstance(value, list) else []
 
 
@@ -50,6 +52,7 @@ def _centre(q, r, ox, oy):
 
 
 def _hex_points(cx, cy) -> str:
+    """The corners of a hex centred on (cx, cy)."""
     pts = []
     for i in range(6):
         a = math.radians(60 * i - 30)
@@ -208,6 +211,7 @@ def _status_lines(view: dict) -> list:
 
 
 def _legend(seats: dict) -> str:
+    """The legend: players' colours, planet marks, units and tokens, every term explained."""
     items = []
     for pid, seat in sorted(seats.items(), key=lambda kv: kv[1]):
         items.append(layout.swatch(COLOURS[seat % 4], seat_letter(seat), True) + " "
