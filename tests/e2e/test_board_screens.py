@@ -60,3 +60,18 @@ def test_a_term_explains_itself_on_tap_and_on_keyboard_focus(browser, site):
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
     finally:
         context.close()
+
+
+def test_a_term_on_the_map_explains_itself_on_tap(browser, site):
+    """A hazard fee on the Merchant of Venus map ("!c30") shows its explanation when tapped on a phone."""
+    context, page = _signed_in(browser, site, 390, "en")
+    try:
+        page.goto(f"{site['base']}/matches/{site['matches']['merchant-of-venus']}")
+        page.wait_for_selector("#live-indicator.on")
+        page.locator("#board svg .term[data-term='hazard']").first.tap()
+        tip = page.locator("#board-tip")
+        tip.wait_for(state="visible")
+        assert tip.inner_text().startswith("hazard fee: !c20: stop on this square")
+        assert tip.locator("a").get_attribute("href") == "/games/merchant-of-venus/rules#rule-hazard.fee"
+    finally:
+        context.close()
