@@ -158,13 +158,20 @@
   // else the first action, else the actions' heading.
   function fallbackFocus(key) {
     if (key && key.indexOf("#board") === 0) { return boardFocus(); }
-    return document.querySelector("#section-actions button.action.primary:not([hidden])") ||
-      document.querySelector("#section-actions button.action:not([hidden])") || document.getElementById("actions-title");
+    return shown("#section-actions button.action.primary") || shown("#section-actions button.action") ||
+      shown("#section-actions summary") || document.getElementById("actions-title");
+  }
+
+  // The first match that is on screen (a button in a closed group of actions cannot take the focus).
+  function shown(selector) {
+    return Array.prototype.find.call(document.querySelectorAll(selector), function (el) {
+      return !el.disabled && el.getClientRects().length > 0;
+    }) || null;
   }
 
   function boardFocus() {
     var board = document.getElementById("board");
-    return board.querySelector("[data-command][tabindex], [data-choice][tabindex]") || board;
+    return shown("#board [data-command][tabindex], #board [data-choice][tabindex]") || board;
   }
 
   document.addEventListener("turnstream:before-update", function () {
