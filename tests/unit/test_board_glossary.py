@@ -51,9 +51,12 @@ def test_every_term_a_board_shows_explains_itself(game_id):
     root = ET.fromstring(str(render_board(game_id, game.view(state, "ann"), "ann")))
     terms = [el for el in root.iter() if el.get("data-tip")]
     assert len({el.get("data-term") for el in terms}) >= 8, game_id
+    focusable = [el.get("data-term") for el in terms if el.tag == "abbr" and el.get("tabindex") == "0"]
+    assert len(focusable) == len(set(focusable)), "each term is one Tab stop"
+    assert set(focusable) == {el.get("data-term") for el in terms if el.tag == "abbr"}, "and every term has one"
     for el in terms:
         if el.tag == "abbr":
-            assert el.get("tabindex") == "0" and el.get("title") == el.get("data-tip")
+            assert el.get("title") == el.get("data-tip")
         else:
             assert el.find("{http://www.w3.org/2000/svg}title").text == el.get("data-tip")
 

@@ -75,6 +75,21 @@ def interactive(svg: str, actions: list) -> str:
     return _PLACE.sub(mark, svg)
 
 
+_TERM = re.compile(r'<abbr class="term" tabindex="0" data-term="([^"]*)"')
+
+
+def focus_once(markup: str) -> str:
+    """Each term is a Tab stop once (its first occurrence); repeats still explain themselves on hover and tap."""
+    seen: set = set()
+
+    def once(match):
+        if match.group(1) in seen:
+            return f'<abbr class="term" data-term="{match.group(1)}"'
+        seen.add(match.group(1))
+        return match.group(0)
+    return _TERM.sub(once, markup)
+
+
 def json_board(view) -> Markup:
     """The readable fallback: the view as escaped, indented JSON."""
     text = json.dumps(view, indent=2, sort_keys=True, ensure_ascii=False)
@@ -101,7 +116,7 @@ def render_board(game_id: str, view, viewer, names: dict | None = None, actions:
     if draw is None:
         return json_board(view)
     try:
-        return Markup(interactive(with_readable_width(with_names(draw(view, viewer), names)), actions))
+        return Markup(interactive(focus_once(with_readable_width(with_names(draw(view, viewer), names))), actions))
     except Exception:  # a drawing bug must not hide the match: show the view as text instead
         log.exception("the %s board renderer failed", game_id)
         return json_board(view)
