@@ -10,9 +10,11 @@ from redis.exceptions import RedisError
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from domain.engine.text import Text
 from service.app.errors import AppError
-from service.web.errors import ApiError, api_error
+from service.web.errors import PAGE_TEXT, ApiError, api_error
 from service.web.game_words import say
+from service.web.i18n import choose_language
 from service.web.json_guard import check_ids, check_url
 from service.web.json_provider import OrjsonProvider
 
@@ -75,9 +77,15 @@ def create_app(settings=None, wiring=None) -> Flask:
             return pages.error_page(exc.status, exc.message)
         headers = {"Retry-After": str(exc.extra["retry_after"])} if "retry_after" in exc.extra else {}
         body = exc.body()
-        if "/act/" in request.path:  # a page's action: a game's refusal in the page's language (the API stays English)
-            body["error"]["message"] = say(exc.message)
+        if "/act/" in request.path:  # a page's action: the refusal in the page's language (the API stays English)
+            body["error"]["message"] = page_message(exc)
         return body, exc.status, headers
+
+    def page_message(exc: ApiError) -> str:
+        """A game's refusal in its own words, translated; another refusal by its code on a non-English page."""
+        if isinstance(exc.message, Text) or choose_language() == "en" or exc.code not in PAGE_TEXT:
+            return say(exc.message)
+        return str(PAGE_TEXT[exc.code])
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):

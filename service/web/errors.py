@@ -1,6 +1,8 @@
 """HTTP errors: the one table from application errors to statuses, and ApiError for the web layer's own refusals."""
 from __future__ import annotations
 
+from flask_babel import lazy_gettext as _l
+
 from service.app import errors as app
 
 # the one place an application error gets its HTTP status (the most specific class listed wins)
@@ -13,6 +15,36 @@ STATUS = {
     app.Conflict: 409,
     app.RuleRefused: 422,
     app.Unavailable: 503,
+}
+
+
+# what a page's refused action says in a language other than English, by code, when the refusal is not a game's
+# own words (those come translated: service/web/game_words.py); English pages show the detailed message itself
+PAGE_TEXT = {
+    "version_conflict": _l("Someone moved first: the page has been brought up to date, try again."),
+    "not_seated": _l("Only the players of this match may do that."),
+    "not_signed_in": _l("Sign in first."),
+    "csrf_failed": _l("The form is out of date: reload the page and try again."),
+    "unauthorized": _l("Your sign-in is no longer valid: sign in again."),
+    "forbidden": _l("You may not do that."),
+    "not_found": _l("There is no such match or action."),
+    "match_finished": _l("The match has finished."),
+    "match_not_started": _l("The match has not started yet."),
+    "match_paused": _l("The match is paused while a dispute is open."),
+    "match_cancelled": _l("The match was cancelled."),
+    "match_archived": _l("The match is archived: nothing more can be added to it."),
+    "match_not_finished": _l("The match has not finished yet."),
+    "match_not_active": _l("The match is not being played."),
+    "match_not_open": _l("The match no longer takes players."),
+    "invitation_not_pending": _l("This invitation has already been answered."),
+    "rules_vote_open": _l("A vote on the rules is already open."),
+    "no_rules_vote_open": _l("No vote on the rules is open."),
+    "stand_in_over": _l("A stand-in is no longer playing for you."),
+    "rate_limited": _l("Too many requests: wait a little and try again."),
+    "invalid_payload": _l("That move is not complete: choose again."),
+    "unavailable": _l("The service is busy: try again in a moment."),
+    "redis_unavailable": _l("The event store is unreachable; try again in a moment."),
+    "conflict": _l("That cannot be done now."),
 }
 
 
