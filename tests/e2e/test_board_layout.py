@@ -68,3 +68,21 @@ def test_a_map_opens_on_the_players_own_piece_on_a_phone(browser, game_id):
             assert tab.evaluate(MINE_IN_VIEW) == [True, True]
         finally:
             context.close()
+
+
+def test_an_open_explanation_survives_a_live_redraw(browser):
+    """A live update redraws the board: the open tip stays on the same term of the new drawing."""
+    _label, html = next(boards("uchronia", "en", steps=0))
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    try:
+        tab = context.new_page()
+        tab.set_content(page(html))
+        tab.locator("#board abbr[data-term='residence']").nth(1).tap()
+        tab.wait_for_selector("#board-tip", state="visible")
+        tab.evaluate("b => { const el = document.querySelector('#board'); el.innerHTML = el.innerHTML; }", None)
+        tab.wait_for_timeout(100)
+        assert tab.is_visible("#board-tip")
+        assert tab.evaluate("() => document.querySelectorAll('#board [data-term=residence]')[1]"
+                            ".getAttribute('aria-describedby')") == "board-tip"
+    finally:
+        context.close()

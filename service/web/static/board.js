@@ -90,7 +90,7 @@
     box.addEventListener("scroll", function () { panned = [box.scrollLeft, box.scrollTop]; }, {passive: true});
   }
   keepPan();
-  new MutationObserver(function () { showTools(); keepPan(); hideTip(); }).observe(board, {childList: true});
+  new MutationObserver(function () { showTools(); keepPan(); reanchorTip(); }).observe(board, {childList: true});
 
   // -- terms: their explanation on hover, focus and tap ([data-tip], with a link to the rule) -------------
   var tip = document.createElement("div");
@@ -100,10 +100,12 @@
   tip.hidden = true;
   document.body.appendChild(tip);
   var tipFor = null;
+  var tipIndex = 0;
 
   function showTip(el) {
     if (tipFor) { tipFor.removeAttribute("aria-describedby"); }
     tipFor = el;
+    tipIndex = Array.prototype.indexOf.call(board.querySelectorAll('[data-term="' + el.dataset.term + '"]'), el);
     tip.textContent = el.dataset.tip;
     if (el.dataset.rule) {
       var link = document.createElement("a");
@@ -119,6 +121,14 @@
     var left = Math.max(8, Math.min(r.left, page - tip.offsetWidth - 8));
     tip.style.left = (left + window.scrollX) + "px";
     tip.style.top = (r.bottom + window.scrollY + 6) + "px";
+  }
+
+  // a live update redraws the board: the open tip moves to the same term in the new drawing (or closes)
+  function reanchorTip() {
+    if (!tipFor || board.contains(tipFor)) { return; }
+    var same = board.querySelectorAll('[data-term="' + tipFor.dataset.term + '"]');
+    var again = same[Math.min(tipIndex, same.length - 1)];
+    if (again) { showTip(again); } else { hideTip(); }
   }
 
   function hideTip() {
