@@ -44,6 +44,7 @@ def open_as(browser, site, who: str, game: str, width: int = 1280, lang: str = "
     page.wait_for_selector("#your-move")
     page.goto(f"{site['base']}/matches/{site['matches'][game]}")
     page.wait_for_selector("#live-indicator.on")
+    page.wait_for_timeout(300)  # going live refreshes the sections once: a click meanwhile could hit a replaced button
     return context, page
 
 
@@ -151,3 +152,27 @@ def test_what_a_newcomer_sees_is_screenshotted(browser, site, width, lang):
             page.screenshot(path=str(ARTIFACTS / f"table-{game}-{lang}-{width}.png"), full_page=True)
         finally:
             context.close()
+
+
+def test_a_move_that_may_be_taken_back_offers_an_undo_for_a_few_seconds(browser, site):
+    who = to_move(site, "origins")
+    context, page = open_as(browser, site, who, "origins")
+    try:
+        for _ in range(4):  # a move that reveals something cannot be taken back: play on until one can
+            before = version(page)
+            first = page.locator("#section-actions button.action:not([data-ask]):visible").first
+            first.click()
+            page.wait_for_selector(f"[data-match-version]:not([data-match-version='{before}'])")
+            page.wait_for_timeout(300)
+            if page.locator("[data-undo-row]").is_visible():
+                break
+        else:
+            pytest.skip("four moves in a row revealed something")
+        undo = page.wait_for_selector("#message [data-undo-now]")
+        taken = version(page)
+        undo.click()
+        page.wait_for_selector(f"[data-match-version]:not([data-match-version='{taken}'])")
+        page.wait_for_selector(".log li.reverted-takeback")
+        assert page.locator("#message [data-undo-now]").count() == 0
+    finally:
+        context.close()

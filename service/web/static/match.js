@@ -90,6 +90,7 @@
     });
     setVersion(data.version);
     updateTakeback();
+    offerUndo();
     document.dispatchEvent(new CustomEvent("turnstream:updated", {detail: {version: data.version}}));
   }
 
@@ -169,7 +170,9 @@
       act("vote/" + encodeURIComponent(vote.dataset.vote), {accept: vote.dataset.accept === "true"}, t("Vote recorded."));
       return;
     }
-    if (ev.target.id === "takeback") { act("takeback", {}, t("Your last move was taken back.")); }
+    if (ev.target.id === "takeback" || ev.target.closest("[data-undo-now]")) {
+      act("takeback", {}, t("Your last move was taken back."));
+    }
     if (ev.target.id === "concede") {
       askFirst(t("Concede this match? You are ranked last, and it cannot be undone."), ev.target, function () {
         document.getElementById("concede").disabled = true;
@@ -216,8 +219,30 @@
     var cmd = JSON.parse(btn.dataset.command);
     document.dispatchEvent(new CustomEvent("turnstream:acting", {detail: {from: btn}}));
     btn.disabled = true;
+    undoSince = Date.now();
     act("command", {type: cmd.type, payload: cmd.payload || {}, command_id: commandId()}, (btn.getAttribute("aria-label") || btn.textContent).trim() + t(": done."))
       .then(function () { btn.disabled = false; });
+  }
+
+  // For a few seconds after a move that may be taken back, its "done" message offers to undo it at once.
+  var UNDO_OFFER_MS = 10000;
+  var undoSince = 0;
+  var undoTimer = null;
+  function offerUndo() {
+    var row = document.querySelector("[data-undo-row]");
+    var old = messageEl.querySelector("[data-undo-now]");
+    if (old && (!row || row.hidden)) { old.remove(); }
+    if (!undoSince || Date.now() - undoSince > 3000 || !row || row.hidden || messageEl.hidden || old) { return; }
+    undoSince = 0;
+    var undo = document.createElement("button");
+    undo.type = "button";
+    undo.className = "small warn";
+    undo.setAttribute("data-undo-now", "");
+    undo.textContent = t("Undo");
+    messageEl.appendChild(document.createTextNode(" "));
+    messageEl.appendChild(undo);
+    clearTimeout(undoTimer);
+    undoTimer = setTimeout(function () { if (undo.parentNode) { undo.remove(); } }, UNDO_OFFER_MS);
   }
 
   function rematch(btn) {
