@@ -5,25 +5,51 @@ from __future__ import annotations
 import time
 
 from flask import Blueprint, g, jsonify, redirect, render_template, request
+from flask_babel import gettext as _, lazy_gettext as _l
 
 from service.app.errors import AppError
-from service.app.mail.contacts import KIND_PREFERENCE, ALL
+from service.app.mail.contacts import KIND_PREFERENCE, ALL, MAX_REMINDER_HOURS as MAX_REMINDER
 from service.app.mail.tokens import LinkRefused
 from service.store.keys import Keys
 from service.web.errors import ApiError, api_error
 from service.web.http import wiring
+from service.web.refusal_words import page_refusal
 from service.web.pages import (SECURITY_HEADERS, _set_session_cookie as set_session_cookie, check_login_csrf,
                                login_csrf, page_user, require_session_csrf, sessions)
 from service.web.sessions import LOGIN_CSRF_COOKIE, SESSION_COOKIE, SESSION_PREFIX, session_key
 
 bp = Blueprint("account", __name__)
 
-KIND_NAMES = {"your_move": "\u201cyour move\u201d mails", "digest": "the daily digest of your waiting matches",
-              "reminder": "deadline reminders", "invitation": "invitation mails", "dispute": "dispute mails",
-              ALL: "every notification mail"}
-REFUSALS = {"invalid": "This link is not valid (it may have been cut short when it was copied).",
-            "expired": "This link has expired.",
-            "used": "This link has been used already: each link works once."}
+# what an unsubscribe link turns off, as the page's sentences quote it ("Stop ...?", "you will get no more ...")
+KIND_NAMES = {"your_move": _l("\u201cyour move\u201d mails"), "digest": _l("the daily digest of your waiting matches"),
+              "reminder": _l("deadline reminders"), "invitation": _l("invitation mails"),
+              "dispute": _l("dispute mails"), ALL: _l("every notification mail")}
+OTHER_MAILS = _l("these mails")
+REFUSALS = {"invalid": _l("This link is not valid (it may have been cut short when it was copied)."),
+            "expired": _l("This link has expired."),
+            "used": _l("This link has been used already: each link works once.")}
+# how a session began (Sessions.create's `how`), as the account page lists it
+HOW_WORDS = {"new player": _l("new player"), "token": _l("token"), "e-mail link": _l("e-mail link")}
+
+
+def how_word(how: str) -> str:
+    """How a session began, in the page's language."""
+    return str(HOW_WORDS.get(how, how))
+
+
+def field_refusal(exc) -> str | None:
+    """A refused account form field in the page's language (None: no words of its own)."""
+    fields = exc.extra.get("fields") or {}
+    if "email" in fields:
+        return _("That is not an e-mail address.")
+    if "deadline_reminder_hours" in fields:
+        return _("The reminder is a number of hours above 0, at most %(max)s (or empty for none).", max=MAX_REMINDER)
+    return None
+
+
+ACCOUNT_REFUSALS = {"invalid_body": field_refusal,
+                    "invalid_form": _l("The reminder is a number of hours (or empty for none)."),
+                    "not_found": _l("No such session (it may have ended already).")}
 
 
 @bp.after_request
@@ -53,9 +79,9 @@ def unsubscribe_page(token):
     try:
         _user, kind = wiring().mail.tokens.read_unsubscribe(token)
     except LinkRefused as exc:
-        return notice("Unsubscribe", REFUSALS[exc.why], 404)
+        return notice(_("Unsubscribe"), str(REFUSALS[exc.why]), 404)
     return render_template("unsubscribe.html", user=page_user(), token=token,
-                           what=KIND_NAMES.get(kind, "these mails"), done=False)
+                           what=str(KIND_NAMES.get(kind, OTHER_MAILS)), done=False)
 
 
 @bp.post("/unsubscribe/<token>")
@@ -64,9 +90,9 @@ def unsubscribe(token):
     try:
         _user, kind = wiring().mail.unsubscribe(token)
     except LinkRefused as exc:
-        return notice("Unsubscribe", REFUSALS[exc.why], 404)
+        return notice(_("Unsubscribe"), str(REFUSALS[exc.why]), 404)
     return render_template("unsubscribe.html", user=page_user(), token=token,
-                           what=KIND_NAMES.get(kind, "these mails"), done=True)
+                           what=str(KIND_NAMES.get(kind, OTHER_MAILS)), done=True)
 
 
 assert set(KIND_PREFERENCE) <= set(KIND_NAMES)
@@ -82,18 +108,19 @@ def verify_email(token):
     try:
         _user, address = wiring().mail.verify(token)
     except LinkRefused as exc:
-        return notice("Confirm your address", REFUSALS[exc.why] + " Give your address again on your account page "
-                      "to get a new link.", REFUSED_STATUS[exc.why], error=True)
-    return notice("Address confirmed", f"{address} is confirmed: turnstream may now mail you there (choose what "
-                  "on your account page).")
+        return notice(_("Confirm your address"), f"{REFUSALS[exc.why]} "
+                      + _("Give your address again on your account page to get a new link."),
+                      REFUSED_STATUS[exc.why], error=True)
+    return notice(_("Address confirmed"), _("%(address)s is confirmed: turnstream may now mail you there (choose "
+                                            "what on your account page).", address=address))
 
 
 # -- signing in by e-mail ----------------------------------------------------------------------------------------
 @bp.get("/sign-in")
 def sign_in_form():
     """Ask for a sign-in link by e-mail (for a player who lost their token or uses another browser)."""
-    return notice("Sign in by e-mail", "Give the address you proved on your account page: we mail you a link "
-                  "that signs this browser in.", offer_sign_in=True, login_csrf=login_csrf())
+    return notice(_("Sign in by e-mail"), _("Give the address you proved on your account page: we mail you a link "
+                                            "that signs this browser in."), offer_sign_in=True, login_csrf=login_csrf())
 
 
 @bp.post("/sign-in")
@@ -105,10 +132,10 @@ def request_sign_in():
         wiring().mail.request_sign_in(request.form.get("email") or "", language(request.headers.get("Accept-Language")))
     except (ApiError, AppError) as exc:
         exc = api_error(exc)
-        return notice("Sign in by e-mail", exc.message, exc.status, error=True, offer_sign_in=True,
-                      login_csrf=login_csrf())
-    return notice("Check your mail", "If this address belongs to a player, a sign-in link is on its way. It works "
-                  "once, within 15 minutes.", 202)
+        return notice(_("Sign in by e-mail"), page_refusal(exc, ACCOUNT_REFUSALS), exc.status, error=True,
+                      offer_sign_in=True, login_csrf=login_csrf())
+    return notice(_("Check your mail"), _("If this address belongs to a player, a sign-in link is on its way. It "
+                                          "works once, within 15 minutes."), 202)
 
 
 @bp.get("/sign-in/<token>")
@@ -133,7 +160,8 @@ def sign_in(token):
     try:
         check_login_csrf()
     except ApiError as exc:
-        return notice("Sign in by e-mail", exc.message + " Open the link from the mail again.", exc.status, error=True)
+        return notice(_("Sign in by e-mail"), f"{page_refusal(exc)} " + _("Open the link from the mail again."),
+                      exc.status, error=True)
     try:
         user_id = w.mail.sign_in(token)
     except LinkRefused as exc:
@@ -151,7 +179,7 @@ def sign_in(token):
 
 def link_refused(exc: LinkRefused):
     """The page of a sign-in link that cannot be used, with the form for a new one."""
-    return notice("Sign in by e-mail", REFUSALS[exc.why] + " Ask for a new link:", REFUSED_STATUS[exc.why],
+    return notice(_("Sign in by e-mail"), f"{REFUSALS[exc.why]} " + _("Ask for a new link:"), REFUSED_STATUS[exc.why],
                   error=True, offer_sign_in=True, login_csrf=login_csrf())
 
 
@@ -171,7 +199,7 @@ def account_page(user, message: str | None = None, status: int = 200, error: boo
     current = session_key(request.cookies.get(SESSION_COOKIE) or "").removeprefix(SESSION_PREFIX)
     return render_template("account.html", user=user, contact=contact, prefs=contact["notifications"],
                            sessions=sessions().of_user(user["id"]), current=current, message=message,
-                           error=error, when=lambda at: time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(at))), status
+                           error=error, how_word=how_word, when=lambda at: time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(at))), status
 
 
 def account_form(act):
@@ -180,12 +208,12 @@ def account_form(act):
         user = require_session_csrf(request.form.get("csrf"))
     except (ApiError, AppError) as exc:
         exc = api_error(exc)
-        return notice("Your account", exc.message, exc.status, error=True)
+        return notice(_("Your account"), page_refusal(exc), exc.status, error=True)
     try:
         message = act(user)
     except (ApiError, AppError) as exc:
         exc = api_error(exc)
-        return account_page(user, exc.message, exc.status, error=True)
+        return account_page(user, page_refusal(exc, ACCOUNT_REFUSALS), exc.status, error=True)
     return account_page(user, message)
 
 
@@ -197,7 +225,7 @@ def account_email():
     def act(user):
         address = wiring().mail.request_verification(user["id"], request.form.get("email") or "",
                                                      language(request.headers.get("Accept-Language")))
-        return f"A link to confirm {address} is on its way."
+        return _("A link to confirm %(address)s is on its way.", address=address)
     return account_form(act)
 
 
@@ -217,7 +245,7 @@ def account_notifications():
                                      "invitations": form.get("invitations") == "on",
                                      "disputes": form.get("disputes") == "on"})
         wiring().mail.contacts.set_preferences(user["id"], changes)
-        return "Saved."
+        return _("Saved.")
     return account_form(act)
 
 
@@ -227,7 +255,7 @@ def end_session(digest):
     def act(user):
         if not sessions().end_of_user(user["id"], digest):
             raise ApiError(404, "not_found", "no such session (it may have ended already)")
-        return "That session has ended."
+        return _("That session has ended.")
     return account_form(act)
 
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, current_app, g, jsonify, make_response, redirect, render_template, request
-from flask_babel import lazy_gettext as _l
+from flask_babel import gettext, lazy_gettext as _l
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
@@ -11,7 +11,7 @@ from domain.bots import NAMES as BOT_NAMES
 from service.app import invitations
 from service.web import ratings_views
 from service.web.boards import has_picture, render_board
-from service.app.display_names import display_name
+from service.app.display_names import MAX_LENGTH as NAME_LENGTH, display_name
 from service.app.errors import AppError
 from service.web.errors import ApiError, api_error
 from service.app.history import History
@@ -21,6 +21,8 @@ from service.web.match_log import dispute_vote_note
 from service.web.match_page import live_sections
 from service.app.standings import winners_sentence
 from service.web.game_words import say
+from service.web.i18n import choose_language
+from service.web.refusal_words import page_refusal
 from service.app.users import token_hash
 from service.web.sessions import LOGIN_CSRF_COOKIE, SESSION_COOKIE, SESSION_TTL_SECONDS, Sessions, same_secret
 
@@ -174,6 +176,18 @@ def index():
     return lobby()
 
 
+SIGN_IN_REFUSALS = {"unauthorized": _l("That token signs nobody in: check it and try again.")}
+
+
+def name_refusal(raw: str, exc: ValueError) -> str:
+    """Why a new player's name was refused, in the page's language."""
+    if choose_language() == "en":
+        return str(exc)
+    if not 1 <= len(raw.strip()) <= NAME_LENGTH:
+        return gettext("A name has 1 to %(max)s characters, not counting spaces at either end.", max=NAME_LENGTH)
+    return gettext("A name may not hold control or invisible characters.")
+
+
 @bp.post("/signup")
 def signup():
     """Create a player, sign this browser in, and redirect to the page that shows the token once."""
@@ -181,11 +195,11 @@ def signup():
         check_login_csrf()
     except (ApiError, AppError) as exc:
         exc = api_error(exc)
-        return lobby(exc.message, exc.status, kept=_kept_form())
+        return lobby(page_refusal(exc), exc.status, kept=_kept_form())
     try:
         name = display_name(request.form.get("name") or "")
     except ValueError as exc:
-        return lobby(str(exc), 400, kept=_kept_form())
+        return lobby(name_refusal(request.form.get("name") or "", exc), 400, kept=_kept_form())
     created = wiring().users.create(name)
     session_id, _csrf = sessions().create(created["id"], "new player", request.user_agent.string)
     sessions().stash_token(session_id, created["token"])
@@ -211,7 +225,7 @@ def new_token():
         user = require_session_csrf(request.form.get("csrf"))
     except (ApiError, AppError) as exc:
         exc = api_error(exc)
-        return lobby(exc.message, exc.status)
+        return lobby(page_refusal(exc), exc.status)
     session_id = request.cookies.get(SESSION_COOKIE)
     token = wiring().users.rotate(user["id"])
     sessions().rebind(session_id, token_hash(token))  # this browser stays in; every other session ends
@@ -227,7 +241,7 @@ def signin():
         user = wiring().users.authenticate((request.form.get("token") or "").strip())
     except (ApiError, AppError) as exc:
         exc = api_error(exc)
-        return lobby(exc.message, exc.status)
+        return lobby(page_refusal(exc, SIGN_IN_REFUSALS), exc.status)
     session_id, _csrf = sessions().create(user["id"], "token", request.user_agent.string)
     return _set_session_cookie(redirect("/", 303), session_id)
 
@@ -239,7 +253,7 @@ def signout():
         require_session_csrf(request.form.get("csrf"))
     except (ApiError, AppError) as exc:
         exc = api_error(exc)
-        return lobby(exc.message, exc.status)
+        return lobby(page_refusal(exc), exc.status)
     sessions().end(request.cookies.get(SESSION_COOKIE))
     response = redirect("/", 303)
     response.delete_cookie(SESSION_COOKIE, path="/")

@@ -1,10 +1,12 @@
 """Pages in English and Russian: the catalogue covers every string the pages, their templates and scripts
 mark for translation, the compiled .mo matches its .po, a page rendered in Russian asks gettext for nothing
-the catalogue lacks (lobby, match, rules, error pages), the language follows Accept-Language and the
-remembered switch, and the API stays English."""
+the catalogue lacks (lobby, match, rules, error pages) and shows no English word (account, sign-in, unsubscribe,
+welcome, player, leaderboard and audit pages), the language follows Accept-Language and the remembered switch,
+and the API stays English."""
 from __future__ import annotations
 
 import re
+from html.parser import HTMLParser
 from pathlib import Path
 
 import flask_babel
@@ -15,7 +17,10 @@ from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
 from domain.games import GAME_PACKAGES
+from tests.conftest import drain_projections
+from tests.integration.test_concede import play_one_move
 from tests.integration.test_pages_lobby import csrf_of, sign_up
+from tests.invites import start_http
 
 ROOT = Path(__file__).resolve().parents[2]
 PO = ROOT / "service/web/translations/ru/LC_MESSAGES/messages.po"
@@ -152,3 +157,118 @@ def test_the_api_stays_english(client, make_user):
     body = answer.get_json()
     assert answer.status_code == 404 and body["error"]["code"] == "not_found"
     assert re.fullmatch(r"[ -~]+", body["error"]["message"]), "API messages stay English"
+
+
+# -- no English word on a Russian page --------------------------------------------------------------------------
+INLINE = {"a", "abbr", "b", "bdi", "code", "em", "i", "kbd", "label", "small", "span", "strong", "sub", "sup", "time"}
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+SKIPPED = {"script", "style", "code", "pre", "template"}  # not words to read, or code and ids shown as written
+SAID = ("title", "aria-label", "placeholder", "alt")  # attributes a person reads (or hears)
+NOT_WORDS = re.compile(r"\S+@\S+|\S*/\S*")  # addresses and paths are written as they are
+ALLOWED = {"turnstream", "API", "JSON", "UTC", "openskill"}  # names kept in Latin letters in Russian too
+
+
+class Visible(HTMLParser):
+    """The words a person reads on a page: its text and spoken attributes, outside scripts, code, the page's
+    <head>, and elements in another language (lang="en") or not to be translated (translate="no")."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.stack: list = []  # (tag, skips) of the open elements
+        self.words: list = []
+
+    def skipping(self) -> bool:
+        return any(skips for _tag, skips in self.stack)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        skips = tag in SKIPPED or tag == "head" or attrs.get("lang", "ru") != "ru" or attrs.get("translate") == "no"
+        if not self.skipping() and not skips and not (tag == "input" and attrs.get("type") == "hidden"):
+            self.words += [" " + attrs[name] + " " for name in SAID if attrs.get(name)]
+            if tag == "input" and attrs.get("type") in ("submit", "button") and attrs.get("value"):
+                self.words.append(" " + attrs["value"] + " ")
+        if tag not in VOID:
+            self.stack.append((tag, skips))
+        if tag not in INLINE:
+            self.words.append(" ")
+
+    def handle_endtag(self, tag):
+        while self.stack:  # close up to the matching element (a forgiving parser, as browsers are)
+            if self.stack.pop()[0] == tag:
+                break
+        if tag not in INLINE:
+            self.words.append(" ")
+
+    def handle_data(self, data):
+        if not self.skipping():
+            self.words.append(data)
+
+
+def english_words(html: str) -> list:
+    """The Latin-letter words a person reads on a page, other than those kept in Latin letters in Russian."""
+    reader = Visible()
+    reader.feed(html)
+    text = NOT_WORDS.sub(" ", "".join(reader.words))
+    return sorted({w for w in re.findall(r"[A-Za-z][A-Za-z'-]+", text) if w not in ALLOWED})
+
+
+def test_the_visible_word_check_finds_english():
+    html = ('<html lang="ru"><head><title>Audit</title></head><body><p>Проверка <code>rules_upgraded</code> '
+            'turn<span>stream</span> <a href="/x" title="Leaderboard">a@b.example</a> <button lang="en">English'
+            '</button><input type="hidden" value="Secret"><input type="submit" value="Save"></p></body></html>')
+    assert english_words(html) == ["Leaderboard", "Save"]
+
+
+def test_account_mail_link_and_standings_pages_show_no_english(client, wiring, make_user, misses):
+    wiring.games.pop("dice-race", None)  # the tests' own game: no rulebook, so no Russian title
+    client.set_cookie("lang", "ru")
+    seen = {}
+
+    def look(path, html=None, status=200):
+        if html is None:
+            answer = client.get(path)
+            assert answer.status_code == status, (path, answer.status_code)
+            html = answer.get_data(as_text=True)
+        assert '<html lang="ru">' in html, path
+        assert not misses, f"{path} asks for {sorted(set(misses))}, which the catalogue lacks"
+        assert not english_words(html), f"{path} shows English: {english_words(html)}"
+        seen[path] = html
+        return html
+
+    welcome = look("/welcome (new token)", sign_up(client, "Аня"))
+    token = re.search(r"data-new-token>([^<]+)<", welcome).group(1)
+    ha = {"Authorization": f"Bearer {token}"}
+    ann = client.get("/api/users/me", headers=ha).get_json()["id"]
+    look("/welcome")
+    csrf = csrf_of(look("/account"))
+    for form, data in (("/account/email", {"email": "anya@example.com"}),
+                       ("/account/notifications", {"your_move": "digest", "deadline_reminder_hours": "no"}),
+                       ("/account/notifications", {"your_move": "digest", "deadline_reminder_hours": "5"}),
+                       ("/account/email", {"email": "not an address"})):
+        answer = client.post(form, data={"csrf": csrf, **data})
+        look(f"POST {form} {data}", answer.get_data(as_text=True))
+    assert "Сохранено." in seen["POST /account/notifications {'your_move': 'digest', 'deadline_reminder_hours': '5'}"]
+    assert "ещё не подтверждён" in client.get("/account").get_data(as_text=True)
+
+    browser = client.application.test_client()  # another browser, signed out, following the mails' links
+    browser.set_cookie("lang", "ru")
+    sign_in = wiring.mail.tokens.single_use("sign-in", u=ann)
+    for path, status in ((f"/sign-in/{sign_in}", 200), ("/sign-in", 200), ("/sign-in/forged.link", 404)):
+        answer = browser.get(path)
+        assert answer.status_code == status, path
+        look(path, answer.get_data(as_text=True))
+    unsubscribe = f"/unsubscribe/{wiring.mail.tokens.unsubscribe(ann, 'your_move')}"
+    look(unsubscribe)
+    look(f"POST {unsubscribe}", browser.post(unsubscribe).get_data(as_text=True))
+
+    bob, hb = make_user("Борис")
+    mid = start_http(client, ha, {"game": "uchronia", "players": [ann, bob]}, hb)
+    look(f"/matches/{mid}/audit (live)", client.get(f"/matches/{mid}/audit").get_data(as_text=True))
+    play_one_move(client, mid, [ha, hb])
+    assert client.post(f"/api/matches/{mid}/concede", headers=hb).status_code == 201
+    drain_projections(wiring)
+    for path in (f"/users/{ann}", f"/users/{bob}", "/games/uchronia/leaderboard", "/games/origins/leaderboard",
+                 f"/matches/{mid}/audit"):
+        look(path)
+    assert "Проверено" in seen[f"/matches/{mid}/audit"] and "Ухрония" in seen["/games/uchronia/leaderboard"]
+    assert "победа" in seen[f"/users/{ann}"] and "Изменение рейтинга" in seen[f"/users/{bob}"]
