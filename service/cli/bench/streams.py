@@ -111,10 +111,14 @@ def submit(port: int, games: list, count: int) -> tuple[list, list]:
     for i in range(count):
         mid, token = games[i % len(games)]
         started = time.monotonic()
-        conn.request("POST", f"/api/matches/{mid}/commands", body=body,
-                     headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
-        resp = conn.getresponse()
-        data = resp.read()
+        try:
+            conn.request("POST", f"/api/matches/{mid}/commands", body=body,
+                         headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+            resp = conn.getresponse()
+            data = resp.read()
+        except OSError as exc:  # a timeout included: the web workers are saturated (say so, no traceback)
+            raise RuntimeError(f"command {i + 1} of {count} got no answer within 30 s ({type(exc).__name__}): "
+                               f"the web workers are saturated delivering to the open streams") from None
         done = time.monotonic()
         if resp.status != 201:
             raise RuntimeError(f"command refused: HTTP {resp.status} {data[:200]!r}")
