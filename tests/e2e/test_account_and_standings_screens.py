@@ -1,0 +1,79 @@
+"""The account, player, leaderboard and audit pages in Russian on a 390 px phone and a 1280 px desktop: the page
+in Russian, no sideways scroll on the phone; screenshots of each in test-artifacts/ (looked at by people)."""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.e2e.processes import Api, service, start_invited
+from tests.e2e.test_browser_pages import ARTIFACTS, browser  # noqa: F401  (the module-scoped chromium fixture)
+
+pytestmark = pytest.mark.browser
+GAME = "origins"
+
+
+def finish(base: str, mid: str, people: list) -> None:
+    """One move by whoever may act, then the second player concedes: the match is over."""
+    for who in people:
+        api = Api(base, who["token"])
+        status, legal = api.get(f"/api/matches/{mid}/legal")
+        if status == 200 and legal["commands"]:
+            command = legal["commands"][0]
+            status, answer = api.post(f"/api/matches/{mid}/commands", {**command,
+                                                                       "expected_version": legal["version"]})
+            assert status == 201, answer
+            break
+    status, answer = Api(base, people[1]["token"]).post(f"/api/matches/{mid}/concede")
+    assert status == 201, answer
+
+
+@pytest.fixture(scope="module")
+def site(redis_url, tmp_path_factory):
+    """A server where Аня beat Борис at one finished match, rated."""
+    import redis
+    redis.Redis.from_url(redis_url).flushdb()
+    with service(redis_url, tmp_path_factory.mktemp("standings-screens")) as base:
+        people = []
+        for name in ("Аня", "Борис Константинопольский-Длинный"):
+            status, user = Api(base).post("/api/users", {"name": name})
+            assert status == 201, user
+            people.append(user)
+        status, match = start_invited(Api(base, people[0]["token"]),
+                                      {"game": GAME, "players": [p["id"] for p in people]},
+                                      {people[1]["id"]: people[1]["token"]})
+        assert status == 201, match
+        finish(base, match["id"], people)
+        for _ in range(100):  # the worker rates the match
+            if Api(base).get(f"/api/games/{GAME}/leaderboard")[1]["ratings"]:
+                break
+            time.sleep(0.1)
+        yield {"base": base, "ann": people[0], "bob": people[1], "match": match["id"]}
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_account_and_standings_pages_in_russian(browser, site, width):
+    ARTIFACTS.mkdir(exist_ok=True)
+    phone = width < 600
+    context = browser.new_context(viewport={"width": width, "height": 844 if phone else 900}, is_mobile=phone,
+                                  has_touch=phone, locale="ru-RU")
+    context.set_default_timeout(15000)
+    page = context.new_page()
+    try:
+        page.goto(site["base"] + "/")
+        page.fill("#signin-form input[name=token]", site["ann"]["token"])
+        page.click("#signin-form button[type=submit]")
+        page.wait_for_selector("#your-move")
+        pages = {"account": "/account", "player": f"/users/{site['bob']['id']}",
+                 "leaderboard": f"/games/{GAME}/leaderboard", "audit": f"/matches/{site['match']}/audit"}
+        for name, path in pages.items():
+            page.goto(site["base"] + path)
+            assert page.get_attribute("html", "lang") == "ru"
+            if name == "audit":
+                page.click("summary")  # the figures, open
+            page.screenshot(path=str(ARTIFACTS / f"{name}-ru-{width}.png"), full_page=True)
+            if phone:
+                wide = page.evaluate("document.documentElement.scrollWidth")
+                assert wide <= width, f"{path} is {wide} px wide at {width} px"
+    finally:
+        context.close()
