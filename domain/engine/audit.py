@@ -18,6 +18,7 @@ from .aggregate import game_event
 from .contract import FIRST_RULES_VERSION
 from .hashing import GENESIS, SALTED_FORMAT, chain_format, verify_chain
 from .rng import ReplayRng, draw_value
+from .text import T
 
 
 def _first(envelopes: list, type_: str) -> dict | None:
@@ -31,15 +32,18 @@ def check_draws(match_id: str, seed: bytes, envelopes: list) -> list[str]:
     for env in envelopes:
         for draw in env.get("rng") or ():
             if not (isinstance(draw, list) and len(draw) == 4 and all(isinstance(x, int) for x in draw)):
-                problems.append(f"version {env.get('version')}: malformed draw {draw!r}")
+                problems.append(T("version {version}: malformed draw {draw}", version=env.get("version"),
+                                  draw=repr(draw)))
                 continue
             n, lo, hi, value = draw
             if n != expected_n:
-                problems.append(f"version {env.get('version')}: draw {n} recorded where draw {expected_n} was due")
+                problems.append(T("version {version}: draw {n} recorded where draw {due} was due",
+                                  version=env.get("version"), n=n, due=expected_n))
             expected_n = n + 1
             if hi < lo or draw_value(seed, match_id, n, lo, hi) != value:
-                problems.append(f"version {env.get('version')}: draw {n} in {lo}..{hi} recorded {value}, "
-                                f"the seed gives {draw_value(seed, match_id, n, lo, hi) if hi >= lo else 'nothing'}")
+                gives = draw_value(seed, match_id, n, lo, hi) if hi >= lo else T("nothing")
+                problems.append(T("version {version}: draw {n} in {lo}..{hi} recorded {value}, the seed gives {gives}",
+                                  version=env.get("version"), n=n, lo=lo, hi=hi, value=value, gives=gives))
     return problems
 
 
@@ -69,10 +73,10 @@ def check_setup(game, envelopes: list) -> list[str]:
         rederived = game.setup(list(started["data"]["players"]), copy.deepcopy(created["data"]["options"]),
                                ReplayRng(draws))
     except (ValueError, KeyError, TypeError) as exc:
-        return [f"setup does not re-derive from its draws: {exc}"]
+        return [T("setup does not re-derive from its draws: {why}", why=str(exc))]
     got = [game_event(game, e) for e in recorded]  # stored in an older payload shape: read as the game reads it
     want = [{"type": e["type"], "data": e["data"]} for e in rederived]
-    return [] if got == want else ["the setup events differ from those the game derives from the recorded draws"]
+    return [] if got == want else [T("the setup events differ from those the game derives from the recorded draws")]
 
 
 def _revealed_seed(envelopes: list) -> bytes | None:
@@ -91,7 +95,8 @@ def check_kept_heads(envelopes: list, kept: list) -> tuple[list, list]:
         on_chain = 1 <= version <= len(envelopes) and envelopes[version - 1].get("hash") == digest
         out.append({"version": version, "hash": digest, "on_chain": on_chain})
         if not on_chain:
-            problems.append(f"the head kept at version {version} ({digest[:16]}...) is not on this chain")
+            problems.append(T("the head kept at version {version} ({digest}...) is not on this chain",
+                              version=version, digest=digest[:16]))
     return out, problems
 
 
@@ -104,8 +109,8 @@ def check_chain(envelopes: list, seed: bytes | None) -> tuple[int | None, dict, 
     if salted and seed is None:
         broken = verify_chain(envelopes, links_only=True)
         return broken, {"format": chain, "hashes_verified": False}, [
-            "the hash chain is salted (format 2) and its seed is not revealed yet: its hashes can be "
-            "verified once the match has finished"]
+            T("the hash chain is salted (format 2) and its seed is not revealed yet: its hashes can be "
+              "verified once the match has finished")]
     return verify_chain(envelopes, seed), {"format": chain, "hashes_verified": True}, []
 
 
@@ -118,7 +123,7 @@ def check_randomness(match_id: str, envelopes: list, games: dict | None) -> tupl
     if revealed is not None:
         seed = _revealed_seed(envelopes)
         if seed is None or hashlib.sha256(seed).hexdigest() != commitment:
-            problems.append("the revealed seed does not match the commitment published at creation")
+            problems.append(T("the revealed seed does not match the commitment published at creation"))
         else:
             problems += check_draws(match_id, seed, envelopes)
             problems += _check_setup_under_its_rules(games, created, envelopes)
@@ -135,7 +140,7 @@ def _check_setup_under_its_rules(games: dict | None, created: dict | None, envel
     try:
         rules = game.at(data.get("rules_version"))
     except ValueError as exc:
-        return [f"the match's rules cannot be loaded here: {exc}"]
+        return [T("the match's rules cannot be loaded here: {why}", why=str(exc))]
     return check_setup(rules, envelopes)
 
 
@@ -156,7 +161,7 @@ def audit(match_id: str, envelopes: list, games: dict | None = None, claimed_len
         broken = length
     created = _first(envelopes, pe.MATCH_CREATED)
     if created is None or created.get("version") != 1:
-        problems.append("the stream does not open with match_created")
+        problems.append(T("the stream does not open with match_created"))
     kept, kept_problems = check_kept_heads(envelopes, kept_heads or [])
     randomness, random_problems = check_randomness(match_id, envelopes, games)
     problems += kept_problems + random_problems

@@ -19,6 +19,7 @@ from babel.messages.pofile import read_po
 from domain.games import GAME_PACKAGES
 from tests.conftest import drain_projections
 from tests.integration.test_concede import play_one_move
+from tests.integration.test_history_audit import rewrite_stream
 from tests.integration.test_pages_lobby import csrf_of, sign_up
 from tests.invites import start_http
 
@@ -272,3 +273,7 @@ def test_account_mail_link_and_standings_pages_show_no_english(client, wiring, m
         look(path)
     assert "Проверено" in seen[f"/matches/{mid}/audit"] and "Ухрония" in seen["/games/uchronia/leaderboard"]
     assert "победа" in seen[f"/users/{ann}"] and "Изменение рейтинга" in seen[f"/users/{bob}"]
+    envs = wiring.store.read_range(mid, 1)  # a forged seed: the audit's findings, in Russian too
+    rewrite_stream(wiring, mid, envs[:-1] + [dict(envs[-1], data={"seed": "11" * 32})])
+    forged = look(f"/matches/{mid}/audit (forged)", client.get(f"/matches/{mid}/audit").get_data(as_text=True))
+    assert 'data-ok="false"' in forged and "не совпадает с отпечатком" in forged
