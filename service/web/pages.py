@@ -327,7 +327,7 @@ def _seat_form(match_id: str, act, then: str):
         act(wiring().matches, user["id"], match_id)
     except (ApiError, AppError) as exc:
         exc = api_error(exc)
-        return lobby(exc.message, exc.status)
+        return lobby(page_refusal(exc), exc.status)
     return redirect(then, 303)
 
 
@@ -350,13 +350,17 @@ def decline(match_id):
 
 
 # -- standings -------------------------------------------------------------------------------------
+STANDINGS_REFUSALS = {"not_found": _l("There is no such player or game.")}
+MATCH_REFUSALS = {"not_found": _l("There is no such match.")}
+
+
 def _standings_page(template: str, read, **context):
     """Render a standings template with what `read()` returns as `data`, or the error page for its ApiError."""
     try:
         data = read()
     except (ApiError, AppError) as exc:
         exc = api_error(exc)
-        return error_page(exc.status, exc.message)
+        return error_page(exc.status, page_refusal(exc, STANDINGS_REFUSALS))
     return render_template(template, user=page_user(), data=data, **context)
 
 
@@ -400,7 +404,7 @@ def match_page(match_id):
         return w.matches.read(match_id, render)
     except (ApiError, AppError) as exc:
         exc = api_error(exc)
-        return error_page(exc.status, exc.message)
+        return error_page(exc.status, page_refusal(exc, MATCH_REFUSALS))
 
 
 @bp.get("/matches/<match_id>/live")
@@ -439,9 +443,10 @@ def export(match_id):
         finished = w.matches.read(match_id, lambda m: m.finished)
     except (ApiError, AppError) as exc:
         exc = api_error(exc)
-        return error_page(exc.status, exc.message)
+        return error_page(exc.status, page_refusal(exc, MATCH_REFUSALS))
     if not finished:
-        return error_page(409, "A match can be exported once it has finished (until then it holds hidden cards).")
+        return error_page(409, gettext("A match can be exported once it has finished (until then it holds hidden "
+                                       "cards)."))
     response = jsonify(History.from_wiring(w).export(match_id))
     response.headers["Content-Disposition"] = f'attachment; filename="turnstream-{match_id}.json"'
     return response
@@ -455,7 +460,7 @@ def audit_page(match_id):
         game_id, title, status = w.matches.read(match_id, lambda m: (m.game_id, m.game.title, m.status))
     except (ApiError, AppError) as exc:
         exc = api_error(exc)
-        return error_page(exc.status, exc.message)
+        return error_page(exc.status, page_refusal(exc, MATCH_REFUSALS))
     report = History.from_wiring(w).audit(match_id)
     return render_template("audit.html", user=page_user(), match_id=match_id, game_id=game_id, title=title,
                            report=report, status=status)

@@ -271,6 +271,8 @@ def test_account_mail_link_and_standings_pages_show_no_english(client, wiring, m
     for path in (f"/users/{ann}", f"/users/{bob}", "/games/uchronia/leaderboard", "/games/origins/leaderboard",
                  f"/matches/{mid}/audit"):
         look(path)
+    for path in ("/users/u_nobody", "/games/nope/leaderboard", "/matches/m_none/audit", "/matches/m_none"):
+        look(path, status=404)
     assert "Проверено" in seen[f"/matches/{mid}/audit"] and "Ухрония" in seen["/games/uchronia/leaderboard"]
     assert "победа" in seen[f"/users/{ann}"] and "Изменение рейтинга" in seen[f"/users/{bob}"]
     envs = wiring.store.read_range(mid, 1)  # a forged seed: the audit's findings, in Russian too
