@@ -1,4 +1,4 @@
-"""The account, player, leaderboard and audit pages in Russian on a 390 px phone and a 1280 px desktop: the page
+"""The account, player, leaderboard, audit, welcome and sign-in pages in Russian on a 390 px phone and a 1280 px desktop: the page
 in Russian, no sideways scroll on the phone; screenshots of each in test-artifacts/ (looked at by people)."""
 from __future__ import annotations
 
@@ -75,5 +75,30 @@ def test_account_and_standings_pages_in_russian(browser, site, width):
             if phone:
                 wide = page.evaluate("document.documentElement.scrollWidth")
                 assert wide <= width, f"{path} is {wide} px wide at {width} px"
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_welcome_and_sign_in_pages_in_russian(browser, site, width):
+    """A new player's welcome page (the token shown once) and the sign-in-by-mail page, signed out."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    phone = width < 600
+    context = browser.new_context(viewport={"width": width, "height": 844 if phone else 900}, is_mobile=phone,
+                                  has_touch=phone, locale="ru-RU")
+    context.set_default_timeout(15000)
+    page = context.new_page()
+    try:
+        page.goto(site["base"] + "/sign-in")
+        page.screenshot(path=str(ARTIFACTS / f"sign-in-ru-{width}.png"), full_page=True)
+        page.goto(site["base"] + "/")
+        page.fill("#signup-form input[name=name]", f"Вера {width}")
+        page.click("#signup-form button[type=submit]")
+        page.wait_for_selector("[data-new-token]")
+        page.screenshot(path=str(ARTIFACTS / f"welcome-ru-{width}.png"), full_page=True)
+        assert page.get_attribute("html", "lang") == "ru"
+        if phone:
+            wide = page.evaluate("document.documentElement.scrollWidth")
+            assert wide <= width, f"the welcome page is {wide} px wide at {width} px"
     finally:
         context.close()
