@@ -254,10 +254,19 @@ def test_account_mail_link_and_standings_pages_show_no_english(client, wiring, m
     browser = client.application.test_client()  # another browser, signed out, following the mails' links
     browser.set_cookie("lang", "ru")
     sign_in = wiring.mail.tokens.single_use("sign-in", u=ann)
-    for path, status in ((f"/sign-in/{sign_in}", 200), ("/sign-in", 200), ("/sign-in/forged.link", 404)):
+    for path, status in ((f"/sign-in/{sign_in}", 200), ("/sign-in", 200), ("/sign-in/forged.link", 404),
+                         ("/verify-email/forged.link", 404)):
         answer = browser.get(path)
         assert answer.status_code == status, path
         look(path, answer.get_data(as_text=True))
+    asked = csrf_of(seen["/sign-in"])
+    for address in ("anya@example.com", "not an address"):  # "check your mail", and a refused address
+        look(f"POST /sign-in {address}", browser.post("/sign-in", data={"csrf": asked, "email": address}).get_data(
+            as_text=True))
+    assert "Проверьте почту" in seen["POST /sign-in anya@example.com"]
+    assert "Это не адрес электронной почты." in seen["POST /sign-in not an address"]
+    look("POST /sign-in/<link> forged form", browser.post(f"/sign-in/{sign_in}", data={"csrf": "x"}).get_data(
+        as_text=True))
     unsubscribe = f"/unsubscribe/{wiring.mail.tokens.unsubscribe(ann, 'your_move')}"
     look(unsubscribe)
     look(f"POST {unsubscribe}", browser.post(unsubscribe).get_data(as_text=True))
