@@ -1,5 +1,5 @@
-"""The account, player, leaderboard, audit, welcome and sign-in pages in Russian on a 390 px phone and a 1280 px desktop: the page
-in Russian, no sideways scroll on the phone; screenshots of each in test-artifacts/ (looked at by people)."""
+"""The account, player, leaderboard, audit, welcome and sign-in pages in Russian on a 390 px phone and a 1280 px
+desktop: the page in Russian, axe clean, no sideways scroll on the phone; screenshots of each in test-artifacts/ (looked at by people)."""
 from __future__ import annotations
 
 import time
@@ -65,8 +65,13 @@ def russian(browser, request):
 
 
 def shoot(page, name: str, width: int) -> None:
-    """A full-page screenshot of a Russian page; on a phone, the page must not scroll sideways."""
+    """A full-page screenshot of a Russian page, which axe finds no serious or critical fault in; on a phone,
+    the page must not scroll sideways."""
+    from axe_playwright_python.sync_playwright import Axe
     assert page.get_attribute("html", "lang") == "ru"
+    blocking = [(v["id"], [n["target"] for n in v["nodes"][:3]]) for v in Axe().run(page).response["violations"]
+                if v.get("impact") in ("serious", "critical")]
+    assert not blocking, f"{name}: {blocking}"
     page.screenshot(path=str(ARTIFACTS / f"{name}-ru-{width}.png"), full_page=True)
     if width < 600:
         wide = page.evaluate("document.documentElement.scrollWidth")
