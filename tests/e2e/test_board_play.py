@@ -91,6 +91,8 @@ def _act(seat, chooser: random.Random, use_keyboard: bool) -> bool:
         if not button.is_visible():  # a long group starts folded: open it as a person would
             button.locator("xpath=ancestor::details[1]/summary").click()
         button.click()
+    if page.is_visible("#confirm-step"):  # a move that gives something up asks first, in the page
+        page.click("#confirm-step [data-confirm-yes]")
     moved = _wait_moved(seat, before)
     seat.moves += moved
     return moved

@@ -181,7 +181,7 @@ def _residence(pid, tableau, seat) -> str:
     shown = text(12 + len(ordered) * (CHIP_W + GAP), 27, order, 14, INK, weight="bold") if order else \
         ("" if ordered else text(8, 27, _("empty"), 14, MUTED))
     name = _("%(player)s's Residence", player=pid) + (f" ({order})" if order else "")
-    body = (f'<rect x="1" y="1" width="{width - 2}" height="{CHIP_H + 8}" rx="6" fill="none" stroke="#bbb"/>'
+    body = (f'<rect x="1" y="1" width="{width - 2}" height="{CHIP_H + 8}" rx="6" fill="transparent" stroke="#bbb"/>'
             + chips + shown)
     return block(width, CHIP_H + 10, name, place(f"residence:{seat}", name, body))
 
