@@ -199,7 +199,8 @@ def account_page(user, message: str | None = None, status: int = 200, error: boo
     current = session_key(request.cookies.get(SESSION_COOKIE) or "").removeprefix(SESSION_PREFIX)
     return render_template("account.html", user=user, contact=contact, prefs=contact["notifications"],
                            sessions=sessions().of_user(user["id"]), current=current, message=message,
-                           error=error, how_word=how_word, when=lambda at: time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(at))), status
+                           error=error, how_word=how_word,
+                           when=lambda at: time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(at))), status
 
 
 def account_form(act):

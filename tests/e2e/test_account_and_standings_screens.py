@@ -1,5 +1,6 @@
 """The account, player, leaderboard, audit, welcome and sign-in pages in Russian on a 390 px phone and a 1280 px
-desktop: the page in Russian, axe clean, no sideways scroll on the phone; screenshots of each in test-artifacts/ (looked at by people)."""
+desktop: the page in Russian, axe clean, no sideways scroll on the phone; screenshots of each in test-artifacts/
+(looked at by people)."""
 from __future__ import annotations
 
 import time
