@@ -265,6 +265,9 @@ def test_account_mail_link_and_standings_pages_show_no_english(client, wiring, m
             as_text=True))
     assert "Проверьте почту" in seen["POST /sign-in anya@example.com"]
     assert "Это не адрес электронной почты." in seen["POST /sign-in not an address"]
+    lobby_csrf = csrf_of(browser.get("/").get_data(as_text=True))
+    refused = browser.post("/signin", data={"csrf": lobby_csrf, "token": "not-a-token"}).get_data(as_text=True)
+    assert "Такой токен не подходит" in refused, "the lobby's sign-in says its refusal in Russian"
     look("POST /sign-in/<link> forged form", browser.post(f"/sign-in/{sign_in}", data={"csrf": "x"}).get_data(
         as_text=True))
     unsubscribe = f"/unsubscribe/{wiring.mail.tokens.unsubscribe(ann, 'your_move')}"
