@@ -1,7 +1,8 @@
 """Every game's board, in a real browser at 390 and 1280 px, in English and Russian, at several points of a
 random playout: no label covers another label, a square or a marker; no text is cut at its picture's edge;
-nothing scrolls sideways; the places a player may tap on a map are at least 44×44 px; a map opens on the
-player's own piece. Screenshots in test-artifacts/board-layout-<game>-<lang>-<width>.png."""
+nothing scrolls sideways; the places a player may tap on a map are at least 44×44 px and a tap in the middle
+of any live place reaches it; a map opens on the player's own piece. Screenshots in
+test-artifacts/board-layout-<game>-<lang>-<width>.png."""
 from __future__ import annotations
 
 import pytest
@@ -13,6 +14,10 @@ pytestmark = pytest.mark.browser
 WIDTHS = (390, 1280)
 TARGETS = """() => [...document.querySelectorAll('#board svg.board-map .place-live')].map(p => {
   const r = p.getBoundingClientRect(); return [p.getAttribute('data-place'), r.width, r.height]; })"""
+MISSED = """() => [...document.querySelectorAll('#board .place-live')].filter(p => {
+  p.scrollIntoView({block: 'center', inline: 'center'});
+  const r = p.getBoundingClientRect(); const el = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return !(el && p.contains(el)); }).map(p => p.getAttribute('data-place'))"""
 MINE_IN_VIEW = """() => { const f = document.querySelector('[data-map-frame]'); const m = f.querySelector('[data-mine]');
   const a = f.getBoundingClientRect(), b = m.getBoundingClientRect();
   return [f.scrollWidth > f.clientWidth, b.left >= a.left && b.right <= a.left + f.clientWidth &&
@@ -34,7 +39,7 @@ def _check(browser, label: str, html: str, lang: str, width: int, shot: bool = F
         if shot:
             ARTIFACTS.mkdir(exist_ok=True)
             tab.screenshot(path=str(ARTIFACTS / f"board-layout-{label.rsplit('-', 1)[0]}-{width}.png"), full_page=True)
-        return found
+        return found + [[label, width, "a tap in its middle misses it", key] for key in tab.evaluate(MISSED)]
     finally:
         context.close()
 
