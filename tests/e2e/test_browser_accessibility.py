@@ -187,3 +187,21 @@ def test_chat_arrives_live_escaped_and_the_writer_keeps_the_focus(site, ann_page
     page.wait_for_selector("#section-chat li.mine:has-text('hi Bob, good game')")
     assert page.evaluate("() => document.activeElement.id") == "chat-text"
     check(page, "chat")
+
+
+def test_the_pages_pass_axe_in_russian_too(site, ann_page):
+    """The lobby, each game's match page and a finished match, in Russian (the switch's cookie): axe finds no
+    serious or critical violation, and the page says it is Russian (`<html lang="ru">`)."""
+    page = ann_page
+    page.context.add_cookies([{"name": "lang", "value": "ru", "url": site["base"]}])
+    try:
+        page.goto(site["base"] + "/")
+        assert page.get_attribute("html", "lang") == "ru"
+        check(page, "lobby-ru")
+        for game in GAMES:
+            open_match(page, site["base"], site["matches"][game])
+            check(page, f"match-{game}-ru")
+        open_match(page, site["base"], site["finished"])
+        check(page, "finished-ru")
+    finally:
+        page.context.add_cookies([{"name": "lang", "value": "en", "url": site["base"]}])
