@@ -78,3 +78,4 @@ def test_a_finished_board_marks_nobody_to_act(game_id):
     state, *_ = random_playout(game, ["ann", "bob"], 2, 5000)
     board = str(render_board(game_id, game.view(state, "ann"), "ann"))
     assert not re.search(r'class="[^"]*\bto-act\b', board) and not re.search(r"\bto act\b", board), game_id
+    assert "turn: -" not in board and "now: -" not in board, f"{game_id}: an empty turn in the header after the end"

@@ -183,9 +183,12 @@ def _panel(view: dict, viewer, seats: dict) -> str:
 def _status_lines(view: dict) -> list:
     """The header lines: round, turn, step, a pending exploration or proposal, the decks (escaped HTML)."""
     step = step_words(view.get("step")) if view.get("step") else "-"
-    lines = ["<strong>" + e(_("Round %(round)s of %(rounds)s · turn: %(player)s · now: %(step)s",
-                                round=view.get("round", "?"), rounds=view.get("rounds", "?"),
-                                player=view.get("turn_player") or "-", step=step)) + "</strong>"]
+    rounds = {"round": view.get("round", "?"), "rounds": view.get("rounds", "?")}
+    if view.get("finished"):  # nobody's turn, no step: the round the match ended in
+        lines = ["<strong>" + e(_("Round %(round)s of %(rounds)s", **rounds)) + "</strong>"]
+    else:
+        lines = ["<strong>" + e(_("Round %(round)s of %(rounds)s · turn: %(player)s · now: %(step)s", **rounds,
+                                  player=view.get("turn_player") or "-", step=step)) + "</strong>"]
     if view.get("finished"):
         result = _dict(view.get("result"))
         lines.append(e(_("Finished · winners: %(names)s", names=", ".join(map(str, _list(result.get("winners")))))))
