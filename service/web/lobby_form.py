@@ -4,6 +4,8 @@ from __future__ import annotations
 import json
 import re
 
+from flask_babel import lazy_gettext as _l
+
 from domain.bots import NAMES as BOT_NAMES
 from domain.engine.bot_seats import seat_bots
 
@@ -14,6 +16,10 @@ from service.app.users import short_id
 USER_ID = re.compile(r"^u_[0-9a-f]{4,32}$")
 
 ACRONYMS = {"vp": "VP"}
+# the games' option names as the lobby labels them, translated (an option not listed: its name, readable)
+OPTION_LABELS = {"vp_target": _l("VP target"), "max_rounds": _l("Max rounds"), "rounds": _l("Rounds"),
+                 "target_net_worth": _l("Target net worth"), "starting_cash": _l("Starting cash"),
+                 "races": _l("Races"), "fixed_cultures": _l("Fixed cultures")}
 
 
 def field_label(name: str) -> str:
@@ -33,7 +39,7 @@ def option_fields(game) -> list:
         else:
             choices = prop.get("enum")
             kind = "choice" if choices else kind
-        out.append({"name": name, "key": f"opt_{game.id}_{name}", "kind": kind, "label": field_label(name),
+        out.append({"name": name, "key": f"opt_{game.id}_{name}", "kind": kind, "label": str(OPTION_LABELS.get(name) or field_label(name)),
                     "default": prop.get("default"), "min": prop.get("minimum"), "max": prop.get("maximum"),
                     "choices": choices or [], "optional": bool(prop.get("nullable"))})
     return out
@@ -83,7 +89,7 @@ def field_errors(messages, labels: dict | None = None) -> str:
 def resolve_invites(users, raw: str) -> list:
     """The user ids named in the invite field: each entry a display name, "Name #short-id" (as the
     suggestions write it) or an id; a 400 naming the entries that match nobody or more than one player."""
-    ids, problems = [], []
+    ids, problems, entries = [], [], []
     for entry in (e.strip() for e in re.split(r"[,\n]", raw)):
         if not entry:
             continue
@@ -96,11 +102,13 @@ def resolve_invites(users, raw: str) -> list:
             ids.append(found[0])
         elif not found:
             problems.append(f"nobody is called {entry!r}")
+            entries.append(entry)
         else:
             options = ", ".join(f"{name.strip()} #{short_id(uid)}" for uid in found)
             problems.append(f"several players are called {name.strip()!r}: pick one of {options}")
+            entries.append(entry)
     if problems:
-        raise ApiError(400, "unknown_players", "; ".join(problems))
+        raise ApiError(400, "unknown_players", "; ".join(problems), entries=entries)
     return list(dict.fromkeys(ids))
 
 

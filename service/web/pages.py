@@ -287,11 +287,24 @@ def new_match():
             else:
                 match = w.matches.create(user["id"], game.id, options, seats=seats, **seating)
     except ValidationError as exc:
+        if choose_language() != "en":  # marshmallow's words are English: name the options to check instead
+            labels = {f["name"]: f["label"] for f in option_fields(game)}
+            fields = ", ".join(labels.get(str(k), str(k)) for k in exc.messages) if isinstance(exc.messages, dict) else ""
+            return lobby(gettext("Check these options: %(fields)s.", fields=fields), 400, kept=_kept_form())
         return lobby("invalid options: " + field_errors(exc.messages), 400, kept=_kept_form())
     except (ApiError, AppError) as exc:
         exc = api_error(exc)
-        return lobby(exc.message, exc.status, kept=_kept_form())
+        return lobby(page_refusal(exc, NEW_MATCH_REFUSALS), exc.status, kept=_kept_form())
     return redirect(f"/matches/{match.id}", 303)
+
+
+# the new-match form's refusals in the page's language (English pages keep the detailed message)
+NEW_MATCH_REFUSALS = {
+    "unknown_game": _l("Choose one of the games listed."),
+    "invalid_form": _l("A number, a bot level or a seat count in the form is not valid: check it."),
+    "unknown_players": lambda exc: gettext("Check the players you invite: %(names)s.",
+                                           names=", ".join(exc.extra.get("entries") or [])),
+}
 
 
 def _kept_form() -> dict:

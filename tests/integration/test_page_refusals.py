@@ -34,3 +34,21 @@ def test_a_stale_move_and_a_finished_match_are_refused_in_the_pages_language(cli
     api = client.post(f"/api/matches/{mid}/commands", json={k: v for k, v in stale.items() if k != "command_id"},
                       headers={**RU, "Authorization": f"Bearer {token}"})
     assert api.status_code == 409 and not CYRILLIC.search(api.get_json()["error"]["message"]), api.get_json()
+
+
+def test_the_new_match_form_speaks_the_pages_language(client):
+    """On a Russian lobby the games' options are labelled in Russian, and a refused form (an unknown invitee, a
+    bad number) is refused in Russian naming what to check; in English the detailed message stays."""
+    from tests.integration.test_pages_lobby import csrf_of
+    sign_up(client, "Rosa")
+    lobby = client.get("/", headers=RU).get_data(as_text=True)
+    assert "Наибольшее число раундов" in lobby and "Max rounds" not in lobby
+    csrf = csrf_of(lobby)
+    form = {"csrf": csrf, "game": "uchronia", "invite": "Nobody Here", "seats": "2"}
+    ru = client.post("/matches/new", data=form, headers=RU).get_data(as_text=True)
+    assert "Проверьте приглашённых игроков: Nobody Here." in ru
+    en = client.post("/matches/new", data=form, headers=EN).get_data(as_text=True)
+    assert "nobody is called" in en
+    bad = client.post("/matches/new", data={**form, "invite": "", "opt_uchronia_max_rounds": "9999"},
+                      headers=RU).get_data(as_text=True)
+    assert "Проверьте эти настройки: Наибольшее число раундов." in bad, re.findall(r'class="flash[^"]*"[^>]*>([^<]*)', bad)
