@@ -2,6 +2,8 @@
 may be disputed, and the chat messages (chat is shown beside the log, never in it)."""
 from __future__ import annotations
 
+from flask_babel import gettext
+
 from domain.engine import platform_events as pe
 from domain.engine.commands import same_command
 
@@ -143,5 +145,9 @@ def dispute_vote_note(match, voter: str, names: dict) -> str | None:
         return None
     disputed = next(iter(match.envelopes_since(dispute["version"])), {}) if dispute["version"] <= match.version else {}
     by, mover = dispute["by"], disputed.get("actor")
-    whose = "your" if mover == voter else ("their own" if mover == by else f"{names.get(mover, 'someone')}'s")
-    return f"{names.get(by, by)} disputes {whose} move: vote"
+    if mover == voter:
+        return gettext("%(by)s disputes your move: vote", by=names.get(by, by))
+    if mover == by:
+        return gettext("%(by)s disputes their own move: vote", by=names.get(by, by))
+    return gettext("%(by)s disputes %(mover)s's move: vote", by=names.get(by, by),
+                   mover=names.get(mover) or gettext("someone"))

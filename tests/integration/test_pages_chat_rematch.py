@@ -55,3 +55,6 @@ def test_a_dispute_vote_waiting_for_the_player_is_in_the_lobby_in_words(table, w
     lobby = t["client"].get("/").get_data(as_text=True)
     row = lobby[lobby.index(f'data-inbox-match="{mid}"'):]
     assert "Bob disputes your move: vote" in row[:row.index("</li>")]
+    lobby_ru = t["client"].get("/", headers={"Accept-Language": "ru"}).get_data(as_text=True)
+    row_ru = lobby_ru[lobby_ru.index(f'data-inbox-match="{mid}"'):]
+    assert "Bob оспаривает ваш ход: проголосуйте" in row_ru[:row_ru.index("</li>")]
