@@ -12,7 +12,9 @@ REASONS = {"draw_pile_empty": _l("The draw pile ran out, so the match ended."),
            "rounds": _l("The last round was played, so the match ended."),
            "target": _l("A player reached the target net worth, so the match ended."),
            "vp_target": _l("A player reached the victory point target, so the match ended."),
-           "conceded": _l("A player conceded, so the match ended.")}
+           "conceded": _l("A player conceded, so the match ended."),
+           "gold_taken": _l("All the gold on the district cards was taken, so the match ended.")}
+OTHER_END = {"origins": "gold_taken"}  # a game's one other way to end, when it says no reason and rounds remained
 
 
 def columns(game_id: str) -> dict:
@@ -59,6 +61,19 @@ def winners_sentence(winners: list, names: dict) -> str:
     if len(people) == 1:
         return _("%(name)s won.", name=people[0])
     return _("%(names)s share the win.", names=names_sentence(people))
+
+
+def ending(game_id: str, result: dict, view: dict) -> str | None:
+    """Why the match ended: the game's own reason, else read from the end state (a concession, the last round
+    played, the game's one other way to end)."""
+    if result.get("reason"):
+        return str(result["reason"])
+    if result.get("conceded"):
+        return "conceded"
+    limit = view.get("rounds") or view.get("max_rounds") if isinstance(view, dict) else None
+    if isinstance(limit, int) and isinstance(view.get("round"), int):
+        return "max_rounds" if view["round"] >= limit else OTHER_END.get(game_id)
+    return None
 
 
 def reason_sentence(result: dict) -> str | None:

@@ -102,7 +102,7 @@ def final_standings(match, view, names: dict) -> dict | None:
     result = match.result
     winners = [row["player"] for row in table["rows"] if row["winner"]]  # in the table's order
     table.update(sentence=game_over.winners_sentence(winners, names),
-                 reason=game_over.reason_sentence(result),
+                 reason=game_over.reason_sentence({"reason": game_over.ending(match.game_id, result, view)}),
                  columns=[game_over.column_label(match.game_id, k) for k in table["keys"]],
                  tiebreak=game_over.tiebreak_sentence(match.game_id, result, view, table["rows"], names))
     return table

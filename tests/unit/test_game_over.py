@@ -48,3 +48,21 @@ def test_reasons_are_sentences_and_columns_keep_the_games_order():
     assert game_over.column_keys("ti4-exploration", sorted_keys) == ["planets", "influence", "relics", "shard", "tokens"]
     assert game_over.column_label("origins", "vp") == "VP during play"
     assert game_over.winners_sentence(["b", "a"], NAMES) == "bob and Ann share the win."
+
+
+@pytest.mark.parametrize("game_id", ["ti4-exploration", "origins"])
+def test_a_game_that_names_no_reason_ends_for_the_reason_its_end_state_shows(game_id):
+    """TI4 and Origins record no reason: a random playout's end state says it (the last round, or for Origins
+    all the gold taken before it), and a concession says so first."""
+    from domain.games import load_games
+    from tests.gamekit import random_playout
+    game = load_games()[game_id]
+    state, *_ = random_playout(game, ["a", "b"], 2, 5000)
+    view, result = game.view(state, "a"), game.result(state)
+    limit = view.get("rounds") or view.get("max_rounds")
+    expected = "max_rounds" if view["round"] >= limit else "gold_taken"
+    assert game_over.ending(game_id, result, view) == expected
+    assert game_over.reason_sentence({"reason": expected}).endswith("so the match ended.")
+    assert game_over.ending(game_id, {**result, "conceded": ["b"]}, view) == "conceded"
+    assert game_over.ending(game_id, {"reason": "vp_target"}, view) == "vp_target"
+    assert game_over.ending("origins", result, {**view, "round": 2, "max_rounds": 6}) == "gold_taken"
