@@ -70,7 +70,7 @@ def ending(game_id: str, result: dict, view: dict) -> str | None:
         return str(result["reason"])
     if result.get("conceded"):
         return "conceded"
-    limit = view.get("rounds") or view.get("max_rounds") if isinstance(view, dict) else None
+    limit = (view.get("rounds") or view.get("max_rounds")) if isinstance(view, dict) else None
     if isinstance(limit, int) and isinstance(view.get("round"), int):
         return "max_rounds" if view["round"] >= limit else OTHER_END.get(game_id)
     return None
