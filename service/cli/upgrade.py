@@ -95,15 +95,44 @@ class Progress:
                   file=self.err, flush=True)
 
 
-def run_check(matches, total: int, games: dict, out, err) -> dict:
+def check_one(item: tuple, games: dict, learned: dict) -> tuple[str, dict]:
+    """(match id, outcome) of one source item (match id, envelopes or the reason they cannot be read, length,
+    head, seed)."""
+    match_id, envelopes, length, head, seed = item
+    if isinstance(envelopes, str):
+        return match_id, {"status": BROKEN, "version": None, "rules": None, "reason": envelopes}
+    return match_id, check_match(match_id, envelopes, games, length, head, seed, learned)
+
+
+_WORKER: dict = {}  # a --jobs process: the installed games, and what recheck learned of them
+
+
+def _worker_init() -> None:
+    from domain.games import load_games
+    _WORKER.update(games=load_games(), learned={})
+
+
+def _worker_check(item: tuple) -> tuple[str, dict]:
+    return check_one(item, _WORKER["games"], _WORKER["learned"])
+
+
+def outcomes(matches, games: dict, jobs: int):
+    """(match id, outcome) of every match, in order: in this process, or in `jobs` processes of the installed
+    games (the matches read here and handed out in chunks)."""
+    if jobs <= 1:
+        learned: dict = {}
+        yield from (check_one(item, games, learned) for item in matches)
+        return
+    import multiprocessing
+    with multiprocessing.get_context("spawn").Pool(jobs, initializer=_worker_init) as pool:
+        yield from pool.imap(_worker_check, matches, chunksize=16)
+
+
+def run_check(matches, total: int, games: dict, out, err, jobs: int = 1) -> dict:
     """Check every match; print a line per one that is not identical (to `out`, None: nowhere); the summary."""
     counts = {IDENTICAL: 0, CHANGED: 0, BROKEN: 0}
-    found, learned, progress = [], {}, Progress(total, err)
-    for done, (match_id, envelopes, length, head, seed) in enumerate(matches, 1):
-        if isinstance(envelopes, str):
-            outcome = {"status": BROKEN, "version": None, "rules": None, "reason": envelopes}
-        else:
-            outcome = check_match(match_id, envelopes, games, length, head, seed, learned)
+    found, progress = [], Progress(total, err)
+    for done, (match_id, outcome) in enumerate(outcomes(matches, games, jobs), 1):
         counts[outcome["status"]] += 1
         if outcome["status"] != IDENTICAL:
             found.append(dict(outcome, match=match_id))
@@ -124,9 +153,10 @@ def summary_line(summary: dict) -> str:
 
 
 def upgrade_check(w=None, export: str | None = None, games: dict | None = None, as_json: bool = False,
-                  out=None, err=None) -> int:
+                  out=None, err=None, jobs: int = 1) -> int:
     """Check the matches of the wiring `w`'s Redis (or of the backup folder `export`) under `games` (default:
-    the wiring's, or the installed games); exit status 0 when all are identical, 1 otherwise."""
+    the wiring's, or the installed games; `jobs` > 1: the installed games, in that many processes); exit status
+    0 when all are identical, 1 otherwise."""
     out, err = out or sys.stdout, err or sys.stderr
     if export is not None:
         from domain.games import load_games
@@ -138,7 +168,7 @@ def upgrade_check(w=None, export: str | None = None, games: dict | None = None, 
         from service.app.backup import match_ids
         ids = match_ids(w)
         matches, total = stored_matches(w.store, ids), len(ids)
-    summary = run_check(matches, total, games, None if as_json else out, err)
+    summary = run_check(matches, total, games, None if as_json else out, err, jobs)
     if as_json:
         print(json.dumps(summary, indent=2), file=out)
     else:
@@ -153,9 +183,22 @@ def cmd_upgrade_check(args) -> int:
             print(f"turnstream upgrade-check: {args.export} is not a folder (give the folder "
                   "`turnstream export --all -o DIR` wrote)", file=sys.stderr)
             return 2
-        return upgrade_check(export=args.export, as_json=args.json)
+        return upgrade_check(export=args.export, as_json=args.json, jobs=args.jobs)
     from service.bootstrap import build
-    return upgrade_check(build(), as_json=args.json)
+    return upgrade_check(build(), as_json=args.json, jobs=args.jobs)
+
+
+def _jobs(raw: str) -> int:
+    """--jobs: a whole number of processes, 0 meaning one per core."""
+    import argparse
+    import os
+    try:
+        n = int(raw)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{raw!r} is not a whole number") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError("at least 0 (0: one per core)")
+    return n or os.cpu_count() or 1
 
 
 def add_commands(sub) -> None:
@@ -180,4 +223,6 @@ def add_commands(sub) -> None:
                             "DIR/matches/<id>.json) instead of Redis; needs no Redis")
     check.add_argument("--json", action="store_true",
                        help="print the summary and every match that is not identical as one JSON document")
+    check.add_argument("--jobs", type=_jobs, default=1, metavar="N",
+                       help="check in N processes (default 1; 0: one per core); the matches are read here")
     check.set_defaults(func=_guarded(cmd_upgrade_check))

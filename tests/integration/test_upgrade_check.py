@@ -130,3 +130,17 @@ def test_an_unreachable_redis_is_one_line_and_exit_2(monkeypatch, capsys):
     captured = capsys.readouterr()
     assert captured.out == "" and len(captured.err.strip().splitlines()) == 1
     assert "cannot reach Redis" in captured.err
+
+
+def test_several_processes_answer_as_one(wiring, stored, monkeypatch, capsys):
+    """`--jobs 2` checks the same matches in two processes of the installed games: the same summary as one."""
+    monkeypatch.setenv("REDIS_URL", wiring.settings.redis_url)
+    assert cli_main(["upgrade-check", "--json"]) == 0
+    alone = json.loads(capsys.readouterr().out)
+    assert cli_main(["upgrade-check", "--json", "--jobs", "2"]) == 0
+    together = json.loads(capsys.readouterr().out)
+    keep = ("checked", "identical", "changed", "broken", "matches")
+    assert {k: together[k] for k in keep} == {k: alone[k] for k in keep} and together["checked"] == len(stored)
+    with pytest.raises(SystemExit) as refused:  # argparse: one line on standard error, exit 2
+        cli_main(["upgrade-check", "--jobs", "-1"])
+    assert refused.value.code == 2 and "at least 0" in capsys.readouterr().err
