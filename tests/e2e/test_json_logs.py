@@ -60,6 +60,12 @@ def test_json_log_lines_carry_context_and_no_secret(redis_url, tmp_path):
             status, headers = request_with_id(base, f"/api/matches/{match['id']}/commands", actor.token, cmd,
                                               f"e2e-cmd-{i}")
             assert status == 201 and headers["X-Request-ID"] == f"e2e-cmd-{i}"
+            # each move projected before the next: moves folded into one batch could hand the turn back and
+            # forth to where it was, and then no "your turn" webhook (the job line waited for below) is due
+            version = Api(base).get(f"/api/matches/{match['id']}")[1]["version"]
+            wait_for(lambda: any(m["id"] == match["id"] and m["version"] == version
+                                 for m in Api(base).get(f"/api/matches?player={ann['id']}")[1]["matches"]),
+                     20, "the move projected")
         status, headers = request_with_id(base, f"/api/matches/{match['id']}/commands", ann["token"],
                                           {"type": "no_such_command"}, "bad id with spaces")
         assert status == 400 and re.fullmatch(r"[0-9a-f]{16}", headers["X-Request-ID"])
