@@ -90,6 +90,16 @@ def check(page, name: str) -> None:
     page.set_viewport_size({"width": 1280, "height": 900})
 
 
+# the focused element is a visible, enabled control (not the body) in the actions when some are left, else in
+# the actions' card (its heading, made focusable with tabindex=-1) or on the board
+FOCUS_KEPT = """() => { const a = document.activeElement;
+    if (!a || a === document.body || a.disabled || !a.checkVisibility() || !a.matches(':focus')) { return false; }
+    const left = [...document.querySelectorAll('#section-actions [data-command]')].some(b => b.checkVisibility());
+    return left ? !!a.closest('#section-actions') : !!a.closest('#actions-card, #board'); }"""
+FOCUSED = """() => { const a = document.activeElement; return a === document.body ? 'body' :
+    a.outerHTML.slice(0, 200) + (a.disabled ? ' (disabled)' : '') + (a.isConnected ? '' : ' (detached)'); }"""
+
+
 def open_match(page, base: str, match_id: str) -> None:
     page.goto(f"{base}/matches/{match_id}")
     page.wait_for_selector("#live-indicator.on")
@@ -165,9 +175,20 @@ def test_moves_since_the_last_visit_are_new_and_the_title_says_your_move(site, a
     assert fresh and ann["id"] not in fresh, fresh
     assert page.title().startswith("Your move · "), page.title()
     before = int(page.get_attribute("[data-match-version]", "data-match-version"))
+    page.evaluate("() => { window.__samePage = true; }")
     page.locator("#section-actions [data-command]:visible").first.focus()
     page.keyboard.press("Enter")
     page.wait_for_selector(f"[data-match-version]:not([data-match-version='{before}'])")
+    page.wait_for_selector("#message.ok:not([hidden])")  # the move's answer came (and the refresh it starts)
+    assert page.evaluate("() => window.__samePage === true"), "the page updated in place"
+    # the focus stays in the actions while Ann has some left (the match's seed decides whether her move ends
+    # her turn), else it rests on a control near them (the actions' heading, the board): never on the body
+    try:
+        wait_for(lambda: page.evaluate(FOCUS_KEPT), 5, "the focus kept near the actions after the move", interval=0.1)
+    except AssertionError as lost:
+        raise AssertionError(f"{lost}; it is on {page.evaluate(FOCUSED)}") from None
+    page.wait_for_timeout(500)  # a late live update must not drop it either
+    assert page.evaluate(FOCUS_KEPT), page.evaluate(FOCUSED)
     assert page.locator("#message[aria-live]").count() == 1
 
 

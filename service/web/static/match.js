@@ -221,7 +221,11 @@
     btn.disabled = true;
     undoSince = Date.now();
     act("command", {type: cmd.type, payload: cmd.payload || {}, command_id: commandId()}, (btn.getAttribute("aria-label") || btn.textContent).trim() + t(": done."))
-      .then(function () { btn.disabled = false; });
+      .then(function () {
+        btn.disabled = false;
+        // whatever came first (the live update, the answer), match_view.js now checks the focus was not lost
+        document.dispatchEvent(new CustomEvent("turnstream:acted", {detail: {from: btn}}));
+      });
   }
 
   // For a few seconds after a move that may be taken back, its "done" message offers to undo it at once.

@@ -118,12 +118,14 @@
   if (dialog) {
     dialog.addEventListener("close", function () {
       var again = opener && document.querySelector('[data-dispute-version="' + opener.dataset.disputeVersion + '"]');
-      (again || document.getElementById("message")).focus();
+      // the message is hidden when it has nothing to say: then the actions take the focus, not the body
+      if (!takesFocus(again) && !takesFocus(document.getElementById("message"))) { keepFocus(null); }
     });
   }
 
   // -- focus kept across live updates -----------------------------------------------------------
   var focusKey = null;
+  var restoring = false;  // an update may drop the focus: put it back (on focusKey, else near it)
   function keyOf(el) {
     if (!el || el === document.body) { return null; }
     if (el.id) { return "#" + el.id; }
@@ -137,12 +139,16 @@
         return onBoard + sel;
       }
     }
-    if (onBoard) { return "#board"; }
+    if (onBoard === "#board ") { return "#board"; }
+    // a group of actions opened from the keyboard is found again by its kind (not sent to the board)
+    var group = el.matches("summary") && el.closest("details[data-kind]");
+    if (group) { return '#section-actions details[data-kind="' + CSS.escape(group.dataset.kind) + '"] > summary'; }
     return el.closest("[data-live]") ? "#" + el.closest("[data-live]").id : null;
   }
 
   // A keyboard action disables its button while it is sent, which drops the focus to the body: remember it.
   var actedFrom = null;
+  var sentFrom = null;  // the control of the move in flight, until its answer has come (turnstream:acted)
   document.addEventListener("click", function (ev) {
     var el = ev.target.closest && ev.target.closest("button, [data-command]");
     actedFrom = el && el.closest("[data-live], #actions-card") ? keyOf(el) : null;
@@ -151,33 +157,67 @@
   document.addEventListener("turnstream:acting", function (ev) {
     var from = ev.detail && ev.detail.from;
     if (!from) { return; }
-    actedFrom = keyOf(from);
+    actedFrom = sentFrom = keyOf(from);
+  });
+  // The answer came (the button is enabled again): a focus the disabled button lost and no update brought back
+  // (a refused move, or an update that came while the button still had it) goes back to it.
+  document.addEventListener("turnstream:acted", function () {
+    if (focusLost()) { keepFocus(sentFrom); }
+    sentFrom = null;
   });
 
+  // The focus is on nothing a person can see or use: the body, a removed, disabled or hidden control.
+  function focusLost() {
+    var active = document.activeElement;
+    if (!active || active === document.body) { return true; }
+    return !active.isConnected || active.matches(":disabled") || !visible(active);
+  }
+
+  // On screen: not hidden, nor in a closed group of actions (getClientRects alone says yes to those).
+  function visible(el) {
+    if (el.checkVisibility) { return el.checkVisibility({visibilityProperty: true}); }
+    return el.getClientRects().length > 0 && !el.closest("details:not([open]) > :not(summary)");
+  }
+
+  // Focuses `el` if it can take the focus; says whether it did (a hidden or inert element ignores .focus()).
+  function takesFocus(el) {
+    if (!el || el.matches(":disabled") || !visible(el)) { return false; }
+    el.focus();
+    return document.activeElement === el;
+  }
+
+  // Puts the focus on the control `key` names, else on the first of its fallbacks that can take it.
+  function keepFocus(key) {
+    [key && document.querySelector(key)].concat(fallbacks(key)).some(takesFocus);
+  }
+
   // Where the focus goes when the control it was on is gone: the board it acted on, else the expected move,
-  // else the first action, else the actions' heading.
-  function fallbackFocus(key) {
-    if (key && key.indexOf("#board") === 0) { return boardFocus(); }
-    return shown("#section-actions button.action.primary") || shown("#section-actions button.action") ||
-      shown("#section-actions summary") || document.getElementById("actions-title");
+  // else an action, else a group of actions, else the actions' heading, else the board, else the log's heading.
+  function fallbacks(key) {
+    var board = all("#board [data-command][tabindex], #board [data-choice][tabindex]").concat(byId("board"));
+    var actions = all("#section-actions button.action.primary").concat(all("#section-actions button.action"),
+      all("#section-actions summary"), heading("actions-title"));
+    var last = heading("log-title");
+    return key && key.indexOf("#board") === 0 ? board.concat(actions, last) : actions.concat(board, last);
   }
 
-  // The first match that is on screen (a button in a closed group of actions cannot take the focus).
-  function shown(selector) {
-    return Array.prototype.find.call(document.querySelectorAll(selector), function (el) {
-      return !el.disabled && el.getClientRects().length > 0;
-    }) || null;
-  }
+  function all(selector) { return Array.prototype.slice.call(document.querySelectorAll(selector)); }
+  function byId(id) { return document.getElementById(id); }
 
-  function boardFocus() {
-    var board = document.getElementById("board");
-    return shown("#board [data-command][tabindex], #board [data-choice][tabindex]") || board;
+  // A heading the focus may rest on: focusable by script only (tabindex=-1), so it adds no Tab stop.
+  function heading(id) {
+    var el = byId(id);
+    if (el && !el.hasAttribute("tabindex")) { el.tabIndex = -1; }
+    return el;
   }
 
   document.addEventListener("turnstream:before-update", function () {
     var active = document.activeElement;
-    var inside = active && active !== document.body && active.closest && active.closest("[data-live], #actions-card, #board");
-    focusKey = inside ? keyOf(active) : (active === document.body || !active ? actedFrom : null);
+    var lost = focusLost();
+    var inside = !lost && active.closest && active.closest("[data-live], #actions-card, #board");
+    // a pressed button, disabled while its move is sent, has lost the focus (or is about to): it is actedFrom
+    focusKey = inside ? keyOf(active) : (lost ? actedFrom || sentFrom : null);
+    restoring = !!(inside || focusKey);
     actedFrom = null;
   });
 
@@ -187,11 +227,9 @@
     markNew();
     markSeen();
     updateTitle();
-    if (focusKey) {
-      var again = document.querySelector(focusKey);
-      if (again && !again.disabled && !again.hidden && again.getClientRects().length) { again.focus(); } else { fallbackFocus(focusKey).focus(); }
-      focusKey = null;
-    }
+    if (restoring && focusLost()) { keepFocus(focusKey); }
+    focusKey = null;
+    restoring = false;
   });
 
   document.addEventListener("visibilitychange", function () { markSeen(); updateTitle(); });
