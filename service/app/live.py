@@ -18,8 +18,9 @@ BLOCK_MS = 5000  # the reader's XREAD BLOCK; below the stream connections' socke
 BATCH = 500  # log entries per partition per read
 CLUSTER_POLL_SECONDS = 0.05  # a cluster cannot XREAD keys of several slots at once: poll each node's keys
 SEATS_CACHE = 100_000  # matches whose players the reader remembers
-RESUME_SCAN_LIMIT = 2000
-MAX_QUEUED = 2000  # a stream this far behind (its client stopped reading) is ended; the client resumes  # log entries per partition a resuming user stream may replay before it is told to reset
+RESUME_SCAN_LIMIT = 2000  # log entries per partition a resuming user stream may replay before it is told to reset
+PRESENCE_SLICE = 500  # presence marks renewed per round trip
+MAX_QUEUED = 2000  # a stream this far behind (its client stopped reading) is ended; the client resumes
 
 
 def now_ms() -> int:
@@ -41,22 +42,28 @@ class StreamsFull(Exception):
 
 
 class Subscriber:
-    """One open stream: who watches which matches, and the messages waiting to be written to it."""
+    """One open stream: who watches which matches, and the messages waiting to be written to it. A stream whose
+    connection was handed to the process's writer (service/server/stream_parking.py) has a `sink` instead of a
+    queue: what reaches it goes straight there."""
 
-    __slots__ = ("user", "address", "matches", "everything_of_user", "queue", "wake", "closed", "recheck")
+    __slots__ = ("user", "address", "matches", "everything_of_user", "queue", "wake", "closed", "recheck", "sink")
 
     def __init__(self, user: str | None, address: str, matches=(), everything_of_user: bool = False):
         self.user = user
         self.address = address
         self.matches = frozenset(matches)  # matches watched explicitly
         self.everything_of_user = everything_of_user  # also every match `user` plays, and their inbox
-        self.queue: deque = deque()
+        self.queue: deque | None = deque()
         self.wake = threading.Event()
         self.closed = False
         self.recheck = False  # the user's tokens changed: check the stream's credential before sending more
+        self.sink = None  # the parked connection's writer, once the request that opened the stream has ended
 
     def push(self, item: tuple) -> None:
         """Queue a message and wake the stream (end it instead when its client has stopped reading)."""
+        if self.sink is not None:
+            self.sink.deliver(item)
+            return
         if len(self.queue) >= MAX_QUEUED:
             self.close()
             return
@@ -72,15 +79,28 @@ class Subscriber:
         self.queue.clear()
         return items
 
+    def hand_over(self, sink) -> list:
+        """From now on deliver to `sink` (the queue and its event are dropped: a parked stream keeps little);
+        the messages queued until now."""
+        items = list(self.queue)
+        self.sink, self.queue, self.wake = sink, None, None
+        return items
+
     def recheck_credential(self) -> None:
         """The user's tokens were rotated or revoked: wake the stream to check its credential now."""
         self.recheck = True
-        self.wake.set()
+        if self.sink is not None:
+            self.sink.recheck()
+        else:
+            self.wake.set()
 
     def close(self) -> None:
         """End the stream (the server stops, or the process is told to)."""
         self.closed = True
-        self.wake.set()
+        if self.sink is not None:
+            self.sink.end()
+        else:
+            self.wake.set()
 
 
 class StreamCaps:
@@ -146,7 +166,6 @@ class LiveHub:
         self.watermark_ms = 0  # every log entry appended before this time has been queued on its streams
         self.healthy = True
         self.presence = live_presence.Presence(redis_client)  # signed-in streams mark their user as watching
-        self._presence_at = 0.0
 
     # -- streams come and go -------------------------------------------------------------------------
     def subscribe(self, sub: Subscriber) -> Subscriber:
@@ -203,13 +222,15 @@ class LiveHub:
             log.debug("presence marks not written: %s", exc)
 
     def _refresh_presence(self) -> None:
-        """Every REFRESH_SECONDS, renew the marks of every open signed-in stream (one round trip)."""
-        if time.monotonic() - self._presence_at < live_presence.REFRESH_SECONDS:
-            return
-        self._presence_at = time.monotonic()
-        with self._lock:
-            subs = {s for group in (*self._by_match.values(), *self._by_user.values()) for s in group}
-        self._mark_presence(subs, refresh=True)
+        """Every REFRESH_SECONDS, renew the marks of every open signed-in stream, PRESENCE_SLICE at a time with a
+        pause between (in its own thread: a crowd's marks never hold up deliveries)."""
+        while not self._stopping:
+            time.sleep(live_presence.REFRESH_SECONDS)
+            with self._lock:
+                subs = list({s for group in (*self._by_match.values(), *self._by_user.values()) for s in group})
+            for i in range(0, len(subs), PRESENCE_SLICE):
+                self._mark_presence(subs[i:i + PRESENCE_SLICE], refresh=True)
+                time.sleep(0)  # under gevent: let commands and deliveries run between slices
 
     def open_streams(self) -> int:
         """How many streams this process holds."""
@@ -228,6 +249,7 @@ class LiveHub:
                 return
             self._thread = threading.Thread(target=self._run, name="live-reader", daemon=True)
         self._thread.start()
+        threading.Thread(target=self._refresh_presence, name="live-presence", daemon=True).start()
 
     def stop(self) -> None:
         """Stop reading and end every open stream."""
@@ -271,7 +293,6 @@ class LiveHub:
                 if not self._positions:
                     self._start_positions()
                 started = now_ms()
-                self._refresh_presence()
                 for key, entries in self._read():
                     for entry_id, fields in entries:
                         self._positions[key] = entry_id
