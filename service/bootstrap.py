@@ -19,6 +19,9 @@ from service.config import Settings, from_env
 from service.store.auth_cache import AuthCache
 from service.store.connections import make_redis, make_stream_redis
 from service.store.events import EventStore
+from service.server.limits import open_files
+
+FILES_KEPT_FREE = 1024  # open files a web process keeps for Redis, commands and pages beside its live streams
 
 
 @dataclass
@@ -76,6 +79,7 @@ def build_live(settings: Settings, redis_client, games: dict[str, Game], matches
     store = EventStore(lr, settings.partitions)
     snapshots = SnapshotStore(lr, store.keys, settings.snapshot_every, games, store.read_range)
     live_matches = MatchService(store, games, cache=matches.cache, snapshots=snapshots)
-    caps = StreamCaps(settings.streams_per_process, settings.streams_per_user, settings.streams_per_address)
+    per_process = min(settings.streams_per_process, max(64, open_files() - FILES_KEPT_FREE))  # a stream is a socket
+    caps = StreamCaps(per_process, settings.streams_per_user, settings.streams_per_address)
     return LiveHub(lr, store.keys, live_matches, ReadModels(lr, store.keys), caps, cluster=settings.redis_cluster,
                    log_keep_hours=settings.log_keep_hours)

@@ -33,7 +33,7 @@ class Settings:
     dispute_hours: float = 48.0
     stream_lifetime_seconds: float = 300.0
     auth_cache_seconds: float = 10.0
-    streams_per_process: int = 5000
+    streams_per_process: int = 30000
     streams_per_user: int = 32
     streams_per_address: int = 64
     stream_retry_after_seconds: int = 5
@@ -126,7 +126,7 @@ def from_env(env=None) -> Settings:
         dispute_hours=float(get("TURNSTREAM_DISPUTE_HOURS") or 48.0),
         stream_lifetime_seconds=float(get("TURNSTREAM_STREAM_SECONDS") or 300.0),
         auth_cache_seconds=float(get("TURNSTREAM_AUTH_CACHE_SECONDS") or 10.0),
-        streams_per_process=int(get("TURNSTREAM_STREAMS_PER_PROCESS") or 5000),
+        streams_per_process=int(get("TURNSTREAM_STREAMS_PER_PROCESS") or 30000),
         streams_per_user=int(get("TURNSTREAM_STREAMS_PER_USER") or 32),
         streams_per_address=int(get("TURNSTREAM_STREAMS_PER_ADDRESS") or 64),
         stream_retry_after_seconds=int(get("TURNSTREAM_STREAM_RETRY_AFTER") or 5),

@@ -20,6 +20,8 @@ GC_PAUSE_SECONDS = Histogram("turnstream_gc_pause_seconds", "Garbage collection 
                              "stops every request of its process)", ["generation"],
                              buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0))
 LIVE_STREAMS = Gauge("turnstream_live_streams", "Open live-update streams (SSE)", multiprocess_mode="livesum")
+PARKED_STREAMS = Gauge("turnstream_parked_streams", "Live streams whose request has ended, held by the process's "
+                       "writer", multiprocess_mode="livesum")
 WEBHOOK_OUTCOMES_KEY = "ts:metrics:webhooks"  # hash outcome -> count, kept in Redis by the delivering workers
 
 _trips = threading.local()  # greenlet-local under gevent's monkey patching

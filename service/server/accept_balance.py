@@ -51,14 +51,15 @@ class Board:
         return bool(others) and mine > min(others) + SLACK
 
 
-def install(worker, board: Board) -> None:
+def install(worker, board: Board):
     """In a gevent worker: count its connections on `board` and defer accepting while it holds more than its
-    share (at most MAX_DEFER_SECONDS per waiting connection)."""
+    share (at most MAX_DEFER_SECONDS per waiting connection). Returns a function `count(delta)` for connections
+    the worker holds outside a request (parked live streams), None when the worker has no slot."""
     from gevent.server import StreamServer
 
     slot = getattr(worker, "balance_slot", None)
     if slot is None:
-        return
+        return None
     handle = worker.handle
 
     def counted(listener, client, addr):
@@ -85,3 +86,7 @@ def install(worker, board: Board) -> None:
         waiting_since[0] = None
         return accept(server)
     StreamServer.do_read = balanced_read
+
+    def count(delta: int) -> None:
+        board.counts[slot] += delta
+    return count

@@ -11,9 +11,9 @@ import tempfile
 from pathlib import Path
 
 # every open stream is a socket: allow as many open files as the system lets this process have
-_soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-if _soft < _hard:
-    resource.setrlimit(resource.RLIMIT_NOFILE, (_hard, _hard))
+from service.server.limits import raise_open_files  # noqa: E402 (light: the standard library only)
+
+raise_open_files(int(os.environ.get("TURNSTREAM_OPEN_FILES") or 65536))
 
 
 def _bind(chosen: str, port: str) -> str:
@@ -140,9 +140,13 @@ def post_worker_init(worker):
         worker.log.error("turnstream web: %s", exc)
         raise SystemExit(3) from None
     install()
+    count = None
     if BALANCE:
         from service.server import accept_balance
-        accept_balance.install(worker, BOARD)
+        count = accept_balance.install(worker, BOARD)
+    if os.environ.get("TURNSTREAM_PARK_STREAMS", "1") != "0":
+        from service.server import stream_parking
+        stream_parking.install(count)
     gc_policy.install(settings.gc_sweep_seconds, on_pause=metrics.observe_gc_pause)
 
     def end_streams_on_stop():
@@ -151,5 +155,6 @@ def post_worker_init(worker):
         wiring = worker.wsgi.extensions.get("turnstream")
         if wiring is not None:
             wiring.live.stop()
+            gevent.sleep(0.2)  # the parked streams' writer ends their connections cleanly
 
     gevent.spawn(end_streams_on_stop)

@@ -9,15 +9,43 @@ file sent by sendfile, a response without a body) is written exactly as gunicorn
 from __future__ import annotations
 
 import json
+import os
+import socket
 
 from gunicorn import util
 from gunicorn.http import wsgi
 
+from service.server import stream_parking
+
 
 class OneSendResponse(wsgi.Response):
-    """A gunicorn Response whose headers travel with the first body bytes of a sized (not chunked) response."""
+    """A gunicorn Response whose headers travel with the first body bytes of a sized (not chunked) response, and
+    which hands a live stream's connection to the parked streams (service/server/stream_parking.py)."""
 
     _held = b""
+    handed_off = False  # the connection went to this process's parked streams: gunicorn writes nothing more
+
+    def write(self, arg):
+        """Write body bytes; the first write of a sized response carries the headers in the same send; a
+        stream's HandOff, as the first write, is sent and its connection handed to the parked streams."""
+        if isinstance(arg, stream_parking.HandOff) and self._can_park():
+            self.force_close()  # the headers say `Connection: close`: this connection serves nothing else
+            self._write(bytes(arg))
+            arg.take(os.dup(self.sock.fileno()), self.chunked)
+            arg.taken = self.handed_off = True
+            return None
+        return self._write(arg)
+
+    def _can_park(self) -> bool:
+        """Parking needs a plain TCP or Unix socket (not TLS), this response's first bytes, and HTTP/1.x."""
+        return (stream_parking.current() is not None and not self.headers_sent and not self._omits_body
+                and isinstance(self.sock, socket.socket) and not hasattr(self.sock, "do_handshake")
+                and self.req.version < (2, 0))
+
+    def close(self):
+        """End the response, unless its connection was handed off (the parked stream ends it later)."""
+        if not self.handed_off:
+            super().close()
 
     def header_bytes(self) -> bytes:
         """The status line and headers, as gunicorn's send_headers writes them."""
@@ -25,8 +53,7 @@ class OneSendResponse(wsgi.Response):
         tosend.extend(["%s: %s\r\n" % (k, v) for k, v in self.headers])
         return ("%s\r\n" % "".join(tosend)).encode("latin-1")
 
-    def write(self, arg):
-        """Write body bytes; the first write of a sized response carries the headers in the same send."""
+    def _write(self, arg):
         if self.headers_sent or self.chunked or not isinstance(arg, bytes) or not arg:
             return super().write(arg)
         self._held, self.headers_sent = self.header_bytes(), True

@@ -15,6 +15,8 @@ from service.web.http import bearer_token, wiring
 from service.app.users import token_hash
 from service.app.live import StreamsFull, Subscriber, now_ms
 from service.metrics import LIVE_STREAMS
+from service.server import stream_parking
+from service.server.stream_parking import HandOff
 from service.web.openapi import documented
 from service.web.pages import page_user
 
@@ -92,7 +94,8 @@ def subscribe(user: str | None, matches=(), everything_of_user: bool = False) ->
 
 
 def open_stream(sub: Subscriber, first, writer) -> Response:
-    """The SSE response: `first()` gives the catch-up messages; the stream is released when it closes."""
+    """The SSE response: `first()` gives the catch-up messages; the stream is released when it closes (by its
+    request, or by the parked streams once the connection was handed to them)."""
     w = wiring()
     try:
         backlog = first()
@@ -101,15 +104,26 @@ def open_stream(sub: Subscriber, first, writer) -> Response:
         raise
     gone = hung_up_check(request.environ.get("gunicorn.socket"))
     pushed, unwatch = watch_credential(sub)
-    response = Response(pump(sub, backlog, writer, w.live, w.settings.stream_lifetime_seconds, gone,
-                             still_signed_in(), pushed),
+    signed_in = still_signed_in()
+    parking = stream_parking.current()
+    handed = []
+
+    def release():
+        LIVE_STREAMS.dec()
+        unwatch()
+        w.live.unsubscribe(sub)
+
+    def park(fd: int, chunked: bool, ends: float) -> None:
+        handed.append(parking.park(fd, chunked, w.live, sub, writer, ends, signed_in, pushed, release))
+
+    response = Response(pump(sub, backlog, writer, w.live, w.settings.stream_lifetime_seconds, gone, signed_in,
+                             pushed, park if parking is not None else None),
                         mimetype="text/event-stream", headers=HEADERS)
     LIVE_STREAMS.inc()
 
     def closed():
-        LIVE_STREAMS.dec()
-        unwatch()
-        w.live.unsubscribe(sub)
+        if not handed:  # a parked stream is released when its connection ends
+            release()
     response.call_on_close(closed)
     return response
 
@@ -137,18 +151,23 @@ def hung_up_check(sock):
 
 
 def pump(sub: Subscriber, backlog: list, writer, hub, lifetime: float, gone=lambda: False,
-         signed_in=lambda: True, pushed=lambda: True):
-    """Yield the greeting, the catch-up, then each queued message (keep-alives when idle) until the
+         signed_in=lambda: True, pushed=lambda: True, park=None):
+    """Yield the greeting and the catch-up; then, where the server can park the connection (`park`), hand it over
+    and end; else yield each queued message (keep-alives when idle) until the
     stream's lifetime ends, the client hangs up, its token is rotated or revoked or the server stops; never a
     message twice. A rotation or sign-out wakes the stream (`sub.recheck`) before it answers, so the stream
     ends at once; while this process may miss those wake-ups (`pushed()` false) an idle stream looks every
     CREDENTIAL_CHECK_SECONDS, and before sending it checks when the last check is that old."""
     ends = time.monotonic() + lifetime
     checked = time.monotonic()
-    yield "retry: 1500\n" + writer.greeting()
-    chunk = "".join(filter(None, (writer.message(item) for item in backlog)))
-    if chunk:
-        yield chunk
+    opening = "retry: 1500\n" + writer.greeting() + "".join(filter(None, (writer.message(item) for item in backlog)))
+    if park is None:
+        yield opening
+    else:
+        handoff = HandOff(opening.encode(), lambda fd, chunked: park(fd, chunked, ends))
+        yield handoff
+        if handoff.taken:
+            return
     quiet_since = time.monotonic()
 
     def due() -> bool:
