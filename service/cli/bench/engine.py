@@ -64,6 +64,8 @@ def add_commands(sub) -> None:
                         "while commands are submitted: streams held, delivery p50/p99, command p99, memory per stream")
     p.add_argument("--stream-matches", type=int, default=10,
                    help="with --streams: the matches the streams watch (default 10)")
+    p.add_argument("--command-rate", type=float, default=100.0,
+                   help="with --streams: commands a second submitted while the streams are open (default 100)")
     p.add_argument("--archive", action="store_true",
                    help="instead: Redis bytes of finished matches (every game) live and archived, bytes per event, "
                         "matches per GiB, and cold page and replay times of archived matches")
