@@ -21,6 +21,7 @@ STREAMS_PER_USER = 10  # each viewer holds several streams, as a player with tab
 OPEN_BATCH = 200
 STREAMS_PER_CLIENT = 16_000  # streams one client process holds and reads (below a common 20,000 open-file limit)
 COMMANDS_PER_SUBMITTER = 25  # commands a second one submitting connection is paced at
+CONFLICT_RETRIES = 5
 
 
 def rss_kb(pids) -> int:
@@ -133,16 +134,19 @@ def _submit_lane(port: int, games: list, pace: float, offset: float) -> tuple[li
     sent, latencies = [], []
     body = json.dumps({"type": "note", "payload": {"text": "bench"}})
     time.sleep(offset)
-    for i, (mid, token) in enumerate(games):
+    for mid, token in games:
         started = time.monotonic()
-        try:
-            conn.request("POST", f"/api/matches/{mid}/commands", body=body,
-                         headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
-            resp = conn.getresponse()
-            data = resp.read()
-        except OSError as exc:  # a timeout included: the web workers are saturated (say so, no traceback)
-            raise RuntimeError(f"a command got no answer within 30 s ({type(exc).__name__}): "
-                               f"the web workers are saturated delivering to the open streams") from None
+        for _attempt in range(CONFLICT_RETRIES):  # several lanes on one match race: the loser retries, as clients do
+            try:
+                conn.request("POST", f"/api/matches/{mid}/commands", body=body,
+                             headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+                resp = conn.getresponse()
+                data = resp.read()
+            except OSError as exc:  # a timeout included: the web workers are saturated (say so, no traceback)
+                raise RuntimeError(f"a command got no answer within 30 s ({type(exc).__name__}): "
+                                   f"the web workers are saturated delivering to the open streams") from None
+            if resp.status != 409:
+                break
         done = time.monotonic()
         if resp.status != 201:
             raise RuntimeError(f"command refused: HTTP {resp.status} {data[:200]!r}")
