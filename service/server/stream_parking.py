@@ -104,12 +104,14 @@ class Parking:
         p.fd, p.sub, p.writer, p.chunked, p.ends = fd, sub, writer, chunked, lifetime_ends
         p.quiet, p.checked, p.signed_in, p.pushed, p.release = now, now, signed_in, pushed, release
         p.out, p.pending, p.ended, p.parking = None, b"", False, self
+        self._epoll.register(fd, select.EPOLLIN | select.EPOLLRDHUP)  # raises before anything is kept
         self._streams[fd] = p
-        self._epoll.register(fd, select.EPOLLIN | select.EPOLLRDHUP)
         self._count(1)
         for item in sub.hand_over(p):
             p.deliver(item)
-        if sub.closed or sub.recheck:
+        if sub.closed:
+            self.ending(p)
+        elif sub.recheck:
             self.queue(p, None)
         return p
 
@@ -168,7 +170,11 @@ class Parking:
             dirty, self._dirty = self._dirty, []
             now = time.monotonic()
             for n, p in enumerate(dirty, 1):
-                self._flush(p, now)
+                try:
+                    self._flush(p, now)
+                except Exception:  # one connection's trouble never stops the others
+                    log.exception("parked streams: a stream could not be written; ending it")
+                    self._end(p, clean=False)
                 if n % YIELD_EVERY == 0:
                     gevent.sleep(0)  # let the process's commands run between slices of a crowd
 
@@ -199,7 +205,7 @@ class Parking:
         except OSError:
             self._end(p, clean=False)
             return
-        if sent < len(data):
+        if sent < len(data):  # the rest goes out when the connection can take it (the watch loop)
             import select
             p.pending = data[sent:]
             self._epoll.modify(p.fd, select.EPOLLIN | select.EPOLLRDHUP | select.EPOLLOUT)
@@ -256,7 +262,10 @@ class Parking:
                 if events & gone:  # the client hung up (a stream's client sends nothing once it is open)
                     self._end(p, clean=False)
                 elif events & select.EPOLLOUT:
-                    self._drain(p)
+                    try:
+                        self._drain(p)
+                    except OSError:
+                        self._end(p, clean=False)
 
     # -- lifetimes, keep-alives, credentials ---------------------------------------------------------------
     def _sweep_loop(self) -> None:

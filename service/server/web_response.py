@@ -31,7 +31,12 @@ class OneSendResponse(wsgi.Response):
         if isinstance(arg, stream_parking.HandOff) and self._can_park():
             self.force_close()  # the headers say `Connection: close`: this connection serves nothing else
             self._write(bytes(arg))
-            arg.take(os.dup(self.sock.fileno()), self.chunked)
+            fd = os.dup(self.sock.fileno())  # gunicorn closes its own descriptor; the connection lives on in this one
+            try:
+                arg.take(fd, self.chunked)
+            except BaseException:
+                os.close(fd)
+                raise
             arg.taken = self.handed_off = True
             return None
         return self._write(arg)

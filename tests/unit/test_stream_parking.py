@@ -1,0 +1,125 @@
+"""The parked streams' writer on real socket pairs (gevent's loop, no server): what one pass gathered goes out as
+one chunk, a lifetime ends the body cleanly, a hang-up or a client that stops reading frees the stream, and a
+sign-out ends it before anything more is written."""
+from __future__ import annotations
+
+import socket
+import time
+
+import pytest
+
+gevent = pytest.importorskip("gevent")
+
+from service.app.live import Subscriber  # noqa: E402
+from service.server import stream_parking  # noqa: E402
+from service.server.stream_parking import END_CHUNK, Parking  # noqa: E402
+
+
+class Writer:
+    """A match stream's formatting, as service/web/api/stream.py's MatchWriter does it."""
+
+    def message(self, item):
+        return f"id: {item[2]}\ndata: {item[3]}\n\n"
+
+    def keepalive(self, watermark):
+        return ": keep-alive\n\n"
+
+
+@pytest.fixture
+def parked():
+    """park(lifetime=60, signed_in=...) -> (client socket, subscriber, released list); every pair closed after."""
+    parking, opened = Parking(), []
+
+    def park(lifetime: float = 60.0, signed_in=lambda: True, pushed=lambda: True):
+        server, client = socket.socketpair()
+        opened.extend([server, client])
+        sub, released = Subscriber("ann", "10.0.0.1", ["m1"]), []
+        parking.park(server.detach(), True, None, sub, Writer(), time.monotonic() + lifetime, signed_in, pushed,
+                     lambda: released.append(True))
+        return client, sub, released
+    yield parking, park
+    for s in opened:
+        s.close()
+
+
+def read_some(client: socket.socket, seconds: float = 2.0) -> bytes:
+    """What the client can read within `seconds` (the writer runs meanwhile)."""
+    client.setblocking(False)
+    got, deadline = b"", time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        gevent.sleep(0.01)
+        try:
+            piece = client.recv(1 << 16)
+        except BlockingIOError:
+            if got:
+                break
+            continue
+        if not piece:
+            break
+        got += piece
+    return got
+
+
+def read_until(client: socket.socket, needle: bytes, seconds: float = 3.0) -> bytes:
+    """What the client reads until `needle` arrives (or `seconds` pass)."""
+    got, deadline = b"", time.monotonic() + seconds
+    while needle not in got and time.monotonic() < deadline:
+        got += read_some(client, 0.2)
+    return got
+
+
+def wait_for(predicate, seconds: float = 3.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while not predicate() and time.monotonic() < deadline:
+        gevent.sleep(0.02)
+    return predicate()
+
+
+def test_what_one_pass_gathered_goes_out_as_one_chunk_in_order(parked):
+    parking, park = parked
+    client, sub, released = park()
+    sub.push(("event", "m1", 1, '{"v":1}', 0))
+    sub.push(("event", "m1", 2, '{"v":2}', 0))
+    body = 'id: 1\ndata: {"v":1}\n\nid: 2\ndata: {"v":2}\n\n'.encode()
+    assert read_some(client) == b"%X\r\n%s\r\n" % (len(body), body)
+    assert not released
+
+
+def test_a_lifetime_ends_the_body_cleanly_and_releases_the_stream(parked):
+    parking, park = parked
+    client, sub, released = park(lifetime=0.0)
+    parking.sweep(time.monotonic())
+    assert wait_for(lambda: released)
+    assert read_some(client) == END_CHUNK and len(parking) == 0
+
+
+def test_a_hang_up_frees_the_stream_at_once(parked):
+    parking, park = parked
+    client, sub, released = park()
+    client.close()
+    assert wait_for(lambda: released, 2.0) and len(parking) == 0
+
+
+def test_a_client_that_stops_reading_is_ended_not_waited_for(parked, monkeypatch):
+    monkeypatch.setattr(stream_parking, "MAX_PENDING", 64 * 1024)
+    parking, park = parked
+    client, sub, released = park()
+    other, other_sub, _ = park()
+    payload = '"' + "x" * 4000 + '"'
+    for v in range(1, 400):  # 1.6 MB: more than the socket buffers and the pending allowance
+        sub.push(("event", "m1", v, payload, 0))
+        other_sub.push(("event", "m1", v, '"small"', 0))
+        gevent.sleep(0)
+    assert wait_for(lambda: released, 5.0) and len(parking) == 1
+    assert b"id: 399\n" in read_until(other, b"id: 399\n")  # the stream that reads is served to the end
+
+
+def test_signing_out_ends_the_stream_before_anything_more_is_written(parked):
+    parking, park = parked
+    signed = [True]
+    client, sub, released = park(signed_in=lambda: signed[0])
+    signed[0] = False
+    sub.recheck_credential()
+    sub.push(("event", "m1", 1, '"secret"', 0))
+    assert wait_for(lambda: released)
+    assert read_some(client) == END_CHUNK
