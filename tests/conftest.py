@@ -66,6 +66,19 @@ def mark_test_database(url: str) -> None:
         client.close()
 
 
+def pytest_xdist_auto_num_workers(config):
+    """`-n auto` (the default) runs one test process per core, but one only when TEST_REDIS_URL names a database:
+    parallel processes would flush each other's data."""
+    return 0 if os.environ.get("TEST_REDIS_URL") else None
+
+
+def pytest_configure(config):
+    """Refuse `-n N` (N > 1) with TEST_REDIS_URL before any test runs."""
+    if os.environ.get("TEST_REDIS_URL") and (getattr(config.option, "numprocesses", 0) or 0) > 1:
+        raise pytest.UsageError("TEST_REDIS_URL is one database, and parallel test processes would flush each "
+                                "other's data: run with -n 0 (or -n auto, which then runs one process)")
+
+
 @pytest.fixture(scope="session")
 def redis_url(tmp_path_factory):
     """The URL of a real Redis: a redis-server started for this session, or TEST_REDIS_URL when that database
