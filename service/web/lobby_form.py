@@ -8,8 +8,10 @@ from flask_babel import lazy_gettext as _l
 
 from domain.bots import NAMES as BOT_NAMES
 from domain.engine.bot_seats import seat_bots
+from domain.games.merchant_of_venus.command_text import culture_name
 
 from service.web.errors import ApiError
+from service.web.game_words import say
 from service.web.openapi import schema_json
 from service.app.users import short_id
 
@@ -20,6 +22,9 @@ ACRONYMS = {"vp": "VP"}
 OPTION_LABELS = {"vp_target": _l("VP target"), "max_rounds": _l("Max rounds"), "rounds": _l("Rounds"),
                  "target_net_worth": _l("Target net worth"), "starting_cash": _l("Starting cash"),
                  "races": _l("Races"), "fixed_cultures": _l("Fixed cultures")}
+# options whose choices are ids from the game's data: {(game id, option name): id -> its printed name (a Text)},
+# shown in the page's language through service/web/game_names (a choice not listed here: its id)
+CHOICE_NAMES = {("merchant-of-venus", "races"): culture_name}
 
 
 def field_label(name: str) -> str:
@@ -29,8 +34,15 @@ def field_label(name: str) -> str:
     return " ".join([first] + words[1:])
 
 
+def choice_label(game_id: str, option: str, choice) -> str:
+    """How the form shows one choice of an option: its printed name in the page's language, or the value itself."""
+    namer = CHOICE_NAMES.get((game_id, option))
+    return say(namer(choice)) if namer else str(choice)
+
+
 def option_fields(game) -> list:
-    """The game's options as form fields: [{name, key, kind, label, default, min, max, choices, optional}]."""
+    """The game's options as form fields: [{name, key, kind, label, default, min, max, choices, optional}], each
+    choice a (value submitted, label shown) pair."""
     out = []
     for name, prop in schema_json(game.options_schema)["properties"].items():
         kind = prop.get("type", "string")
@@ -41,7 +53,8 @@ def option_fields(game) -> list:
             kind = "choice" if choices else kind
         out.append({"name": name, "key": f"opt_{game.id}_{name}", "kind": kind, "label": str(OPTION_LABELS.get(name) or field_label(name)),
                     "default": prop.get("default"), "min": prop.get("minimum"), "max": prop.get("maximum"),
-                    "choices": choices or [], "optional": bool(prop.get("nullable"))})
+                    "choices": [(c, choice_label(game.id, name, c)) for c in choices or []],
+                    "optional": bool(prop.get("nullable"))})
     return out
 
 

@@ -75,6 +75,58 @@ def test_a_refused_form_keeps_its_entries(ann, client):
     assert answer.status_code == 400 and "Max rounds must be a whole number" in answer.get_data(as_text=True)
 
 
+# the choices an option takes from a game's data, shown by the names a player reads in the rulebook
+RACES = {"en": {"humans": "Humans", "whynom": "Whynom", "qossuth": "Qossuth", "eeepeeep": "Eeepeeep"},
+         "ru": {"humans": "Люди", "whynom": "Вайномы", "qossuth": "Коссут", "eeepeeep": "Иипиип"}}
+CHOICE = re.compile(r'<label class="check"><input type="checkbox" name="([^"]+)" value="([^"]*)"[^>]*>([^<]*)</label>'
+                    r'|<option value="([^"]+)"[^>]*>([^<]*)</option>')
+
+
+def shown_choices(html: str) -> dict:
+    """{field name (or the form's game for a select's options): {value submitted: label shown}} of the checkboxes
+    and select options in the lobby's new-match forms."""
+    out: dict = {}
+    for form in re.findall(r'<form class="card game-card".*?</form>', html, re.S):
+        game = re.search(r'data-game="([^"]+)"', form)[1]
+        for m in CHOICE.finditer(form):
+            name, value, label = (m[1], m[2], m[3]) if m[1] else (f"{game} select", m[4], m[5])
+            out.setdefault(name, {})[value] = label.strip()
+    return out
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_option_choices_from_game_data_are_shown_by_their_names(ann, lang):
+    client, _ = ann
+    client.set_cookie("lang", lang)
+    html = client.get("/").get_data(as_text=True)
+    assert f'<html lang="{lang}">' in html
+    choices = shown_choices(html)
+    assert choices["opt_merchant-of-venus_races"] == RACES[lang]
+    form = html[html.index('data-game="merchant-of-venus"'):]
+    fieldset = form[form.index('name="opt_merchant-of-venus_races"') - 200:]
+    fieldset = fieldset[fieldset.index("<fieldset>"):fieldset.index("</fieldset>")]
+    visible = re.sub(r"<[^>]*>", " ", fieldset)  # the text a player reads, without the submitted values
+    assert not [race for race in RACES["en"] if race in visible], visible
+    for field, shown in choices.items():  # every game's choices: none is shown by its id
+        assert not [value for value, label in shown.items() if value and label == value], (field, shown)
+        if lang == "ru":
+            assert not [label for label in shown.values() if re.search(r"[A-Za-z]", label)], (field, shown)
+
+
+def test_a_chosen_race_creates_the_match_with_it_and_a_refused_form_keeps_it(ann, client, wiring):
+    client, csrf = ann
+    client.set_cookie("lang", "ru")
+    races = {"opt_merchant-of-venus_races": ["whynom", "qossuth"]}
+    options = created_options(wiring, new_match(client, csrf, "merchant-of-venus", seats="2", **races))
+    assert options["races"] == ["whynom", "qossuth"]
+    refused = new_match(client, csrf, "merchant-of-venus", seats="2", invite="Nobody Here", **races)
+    assert refused.status_code == 400
+    form = refused.get_data(as_text=True)
+    form = form[form.index('data-game="merchant-of-venus"'):]
+    ticked = re.findall(r'value="(\w+)"\s*checked>\s*([^<]+)</label>', form)
+    assert [(value, label.strip()) for value, label in ticked] == [("whynom", "Вайномы"), ("qossuth", "Коссут")]
+
+
 def test_invite_by_display_name_and_short_id(ann, client, make_user, wiring):
     client, csrf = ann
     bob_id, _ = make_user("Bob")
