@@ -96,9 +96,14 @@ GIVING_UP = {"pass", "end_turn", "end_order", "end_move", "end_movement", "end_i
 ASK_FIRST = {"pass", "end_turn", "skip_movement", "skip_production"}  # what cannot be taken back in the same turn
 
 
+def step_of(game_id: str, kind: str) -> tuple | None:
+    """The game's (phrase, rule id or None) of a command type, or None for a type its table does not list."""
+    return STEPS.get(game_id, {}).get(kind)
+
+
 def phrase(game_id: str, kind: str) -> str:
     """What a command of `kind` does, as a phrase ("play cards to issue an order")."""
-    step = STEPS.get(game_id, {}).get(kind)
+    step = step_of(game_id, kind)
     return str(step[0]) if step else kind.replace("_", " ")
 
 
@@ -123,7 +128,7 @@ def todo(game_id: str, commands: list) -> str:
 def explanation(game_id: str, kind: str, lang: str) -> str | None:
     """The rule text that explains a command type, from the game's rules page in `lang`."""
     from service.web.rules_page import rules_text  # here: rules_page imports the pages that import this module
-    step = STEPS.get(game_id, {}).get(kind)
+    step = step_of(game_id, kind)
     if step and step[1] is None:
         return str(OWN_WORDS[kind]) if kind in OWN_WORDS else None
     text = rules_text(game_id, lang) if step else None
@@ -136,7 +141,7 @@ def explanation(game_id: str, kind: str, lang: str) -> str | None:
 
 def rule_anchor(game_id: str, kind: str) -> str | None:
     """The rules page's anchor of the rule that explains a command type."""
-    step = STEPS.get(game_id, {}).get(kind)
+    step = step_of(game_id, kind)
     return f"rule-{step[1]}" if step and step[1] else None
 
 
