@@ -105,6 +105,11 @@ class Keys:
         return f"ts:idx:player:{user_id}"
 
     @staticmethod
+    def seen(user_id: str) -> str:
+        """The last version of each match shown to a user on a page (hash: match id -> version)."""
+        return f"ts:seen:{user_id}"
+
+    @staticmethod
     def inbox(user_id: str) -> str:
         """Matches waiting for a user's move, scored by the time they started waiting."""
         return f"ts:inbox:{user_id}"

@@ -19,6 +19,7 @@ from service.web.http import wiring
 from service.web.lobby_form import bots_from_form, field_errors, option_fields, parse_options, resolve_invites
 from service.web.match_log import dispute_vote_note
 from service.web.match_page import live_sections
+from service.app.seen import SeenVersions
 from service.app.standings import winners_sentence
 from service.web.game_words import say
 from service.web.i18n import choose_language
@@ -405,12 +406,13 @@ def match_page(match_id):
     """The match page: board, legal actions, log, replay slider, take-back and dispute controls."""
     w = wiring()
     user = page_user()
+    seen = SeenVersions(w.redis).get(user["id"], match_id) if user else None  # "new" is the same on every browser
 
     def render(match):  # under the match's lock: a command applying meanwhile cannot tear the page
         viewer = _viewer(match)
         sections = live_sections(w, match, viewer, user["csrf"] if user else "")
         return render_template("match.html", user=user, match=match, viewer=viewer, sections=sections,
-                               title=match.game.title, login_csrf=login_csrf(),
+                               title=match.game.title, login_csrf=login_csrf(), seen_version=seen,
                                can_join=bool(user and match.status == "open" and not viewer))
 
     try:
@@ -501,6 +503,7 @@ ACTIONS = {
     "chat": ("/api/matches/{id}/chat", "POST"),
     "rematch": ("/api/matches/{id}/rematch", "POST"),
     "concede": ("/api/matches/{id}/concede", "POST"),
+    "seen": ("/api/matches/{id}/seen", "POST"),
 }
 
 

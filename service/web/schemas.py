@@ -139,6 +139,12 @@ class Chat(Schema):
     text = fields.Str(required=True, validate=validate.Length(min=1, max=CHAT_MAX_LENGTH))
 
 
+class Seen(Schema):
+    """POST /api/matches/<id>/seen."""
+
+    version = fields.Int(required=True, validate=validate.Range(min=0, max=MAX_VERSION), strict=True)
+
+
 class Vote(Schema):
     """POST /api/matches/<id>/disputes/<did>/votes."""
 

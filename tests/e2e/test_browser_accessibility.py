@@ -224,3 +224,38 @@ def test_the_pages_pass_axe_in_russian_too(site, ann_page):
         check(page, "finished-ru")
     finally:
         page.context.add_cookies([{"name": "lang", "value": "en", "url": site["base"]}])
+
+
+def test_a_new_browser_of_the_account_marks_new_what_the_account_was_not_shown(site, ann_page):
+    """Ann saw the match on one browser; Bob moved; on a browser she never used, Bob's moves since are new (the
+    account remembers what it was shown, not each browser)."""
+    page, ann, bob = ann_page, site["ann"], site["bob"]
+    apis = {ann["id"]: Api(site["base"], ann["token"]), bob["id"]: Api(site["base"], bob["token"])}
+    match_id = start(apis, ann, bob, "merchant-of-venus", moves=2)  # a match the account was never shown
+    with page.expect_response(lambda r: r.url.endswith(f"/matches/{match_id}/act/seen") and r.ok):
+        open_match(page, site["base"], match_id)  # shown here: the account is told
+    shown = int(page.get_attribute("[data-match-version]", "data-match-version"))
+    page.goto(site["base"] + "/")
+    chooser, bob_moved = random.Random(5), False
+    for _ in range(40):  # both play on until Bob has moved at least once
+        active = apis[ann["id"]].get(f"/api/matches/{match_id}")[1]["active_players"]
+        if bob_moved and active == [ann["id"]]:
+            break
+        commands = apis[active[0]].get(f"/api/matches/{match_id}/legal")[1]["commands"]
+        assert apis[active[0]].post(f"/api/matches/{match_id}/commands", chooser.choice(commands))[0] == 201
+        bob_moved = bob_moved or active[0] == bob["id"]
+    assert bob_moved, "Bob never came to move"
+    other = page.context.browser.new_context(viewport={"width": 390, "height": 900})
+    try:
+        fresh_page = other.new_page()
+        fresh_page.goto(site["base"] + "/")
+        fresh_page.fill("#signin-form input[name=token]", ann["token"])
+        fresh_page.click("#signin-form button[type=submit]")
+        fresh_page.wait_for_selector("#your-move")
+        open_match(fresh_page, site["base"], match_id)
+        new = fresh_page.eval_on_selector_all("li.is-new", "els => els.map(e => [+e.dataset.eventVersion, "
+                                                           "e.dataset.actor || ''])")
+    finally:
+        other.close()
+    assert new and all(v > shown for v, _actor in new) and bob["id"] in {a for _v, a in new}, (shown, new)
+    assert ann["id"] not in {a for _v, a in new}, new

@@ -10,6 +10,7 @@ from domain.engine.bot_seats import seat_bots
 
 from service.app import chat as chat_service
 from service.app import invitations
+from service.app.seen import SeenVersions
 from service.web import schemas
 from service.web.errors import ApiError, status_of
 from service.metrics import command_observed
@@ -129,6 +130,18 @@ def chat(match_id):
     user = current_user()
     data = body(schemas.Chat)
     return chat_service.post(wiring().matches, user["id"], match_id, data["text"]), 201
+
+
+@bp.post("/api/matches/<match_id>/seen")
+@documented("the caller has been shown the match up to this version: its entries after it are \"new\" on their "
+            "next visit, from any browser", body=schemas.Seen, auth="required", errors=(404,))
+def seen(match_id):
+    """Remember, for the caller's account, the last version of the match they were shown (it never moves back;
+    a version past the match's own is taken as the match's)."""
+    user = current_user()
+    data = body(schemas.Seen)
+    version = min(data["version"], wiring().matches.read(match_id, lambda match: match.version))
+    return {"match": match_id, "seen": SeenVersions(wiring().redis).mark(user["id"], match_id, version)}
 
 
 @bp.get("/api/matches/<match_id>/state")

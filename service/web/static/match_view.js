@@ -12,13 +12,16 @@
   var versionEl = document.getElementById("match-version");
 
   function version() { return parseInt(versionEl.dataset.matchVersion, 10) || 0; }
+  function numberOr(text, fallback) { var n = parseInt(text, 10); return isNaN(n) ? fallback : n; }
   function stored(key) { try { return window.localStorage.getItem(key); } catch (e) { return null; } }
   function store(key, value) { try { window.localStorage.setItem(key, value); } catch (e) { /* private mode */ } }
 
   // -- new since the last visit ----------------------------------------------------------------
-  var lastVisit = parseInt(stored(seenKey), 10);
-  var highlightAfter = isNaN(lastVisit) ? version() : lastVisit;  // a first visit highlights nothing
+  // the last version shown: to this account on any browser (the server's), or on this one (if further on)
+  var lastVisit = Math.max(numberOr(stored(seenKey), -1), numberOr(body.dataset.seenVersion, -1));
+  var highlightAfter = lastVisit < 0 ? version() : lastVisit;  // a first visit highlights nothing
   var seen = highlightAfter;  // what the viewer has had a chance to see (moves on while the tab is visible)
+  var told = lastVisit;  // the version the account was last told of
 
   // Log entries after `after` that someone else caused. An entry without an actor (the platform's "the match
   // is over", a revealed seed) stamped with the same moment as the entry before it is that move's consequence:
@@ -52,6 +55,18 @@
     if (document.hidden) { return; }
     seen = version();
     store(seenKey, String(seen));
+    tellAccount(seen);
+  }
+
+  // A signed-in viewer's account remembers it too, so another browser of theirs shows the same entries as new.
+  function tellAccount(v) {
+    var csrf = body.dataset.csrf;
+    if (!csrf || v <= told) { return; }
+    told = v;
+    fetch("/matches/" + encodeURIComponent(matchId) + "/act/seen", {
+      method: "POST", credentials: "same-origin", keepalive: true,
+      headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf}, body: JSON.stringify({version: v})
+    }).catch(function () { told = -1; });  // offline: told again with the next version shown
   }
 
   // -- the tab title and notifications ---------------------------------------------------------
