@@ -152,9 +152,9 @@ def hung_up_check(sock):
 
 def pump(sub: Subscriber, backlog: list, writer, hub, lifetime: float, gone=lambda: False,
          signed_in=lambda: True, pushed=lambda: True, park=None):
-    """Yield the greeting and the catch-up; then, where the server can park the connection (`park`), hand it over
-    and end; else yield each queued message (keep-alives when idle) until the
-    stream's lifetime ends, the client hangs up, its token is rotated or revoked or the server stops; never a
+    """Yield the greeting and the catch-up. Where the server can park the connection (`park`), that is all: the
+    parked streams' writer serves it from then on. Else yield each queued message (keep-alives when idle) until
+    the stream's lifetime ends, the client hangs up, its token is rotated or revoked or the server stops; never a
     message twice. A rotation or sign-out wakes the stream (`sub.recheck`) before it answers, so the stream
     ends at once; while this process may miss those wake-ups (`pushed()` false) an idle stream looks every
     CREDENTIAL_CHECK_SECONDS, and before sending it checks when the last check is that old."""
