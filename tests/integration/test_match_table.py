@@ -9,8 +9,14 @@ import re
 
 import pytest
 
+from service.cli.golden import seeded_secrets
 from tests.integration.test_pages_lobby import csrf_of, sign_up
 from tests.invites import start_http
+
+# A one-round Exploration match whose match secrets and random moves both come from this seed ends tied on 0 and
+# is decided by a tiebreak (Ann, on trade goods). Found by playing seeds 0-39 so: 1, 3, 5, 8, 10, 11, 19, 20, 24,
+# 26, 35, 37 and 39 tie on 0 with one winner, 1 the first (9 ties on 3; the others are no tie or a shared win).
+TIEBREAK_SEED = 1
 
 
 @pytest.fixture
@@ -98,14 +104,12 @@ def test_each_group_says_what_it_does_the_expected_move_leads_and_a_pass_asks_fi
 
 def test_game_over_names_the_tiebreak_in_one_column_order_for_both_viewers_and_nobody_to_move(table):
     t = table
-    for seed in range(12):  # random play of one round ties on VP most of the time (each tie decided by TG or relics)
+    with seeded_secrets(random.Random(TIEBREAK_SEED)):  # the match's seed and id: the same match every run
         mid = start(t, "ti4-exploration", rounds=1)
-        play(t, mid, seed)
-        result = t["Ann"]["client"].get(f"/api/matches/{mid}", headers=t["Ann"]["headers"]).get_json()["result"]
-        if len(set(result["scores"].values())) == 1 and len(result["winners"]) == 1:
-            break
-    else:
-        pytest.skip("no tie decided by a tiebreak in 12 random matches")
+        play(t, mid, TIEBREAK_SEED)
+    result = t["Ann"]["client"].get(f"/api/matches/{mid}", headers=t["Ann"]["headers"]).get_json()["result"]
+    assert len(set(result["scores"].values())) == 1 and len(result["winners"]) == 1, \
+        f"TIEBREAK_SEED no longer ends in a tie decided by a tiebreak ({result}): search the seeds again"
     tables = {}
     for who in ("Ann", "tomas"):
         html = page(t, who, mid)
