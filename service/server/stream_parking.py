@@ -20,6 +20,7 @@ log = logging.getLogger("turnstream.live")
 
 KEEPALIVE_SECONDS = 15.0  # an idle stream gets a comment this often
 CREDENTIAL_CHECK_SECONDS = 1.0  # while sign-outs may go unheard, a signed-in stream's token is re-checked this often
+# (otherwise a rotation or sign-out wakes the stream itself and it ends at once); the check is cached: no round trip
 SWEEP_SECONDS = 1.0  # how often lifetimes, keep-alives and credentials are looked at
 MAX_PENDING = 1 << 20  # bytes a connection may fall behind (its client stopped reading) before it is ended
 YIELD_EVERY = 256  # connections written between two yields to the commands of the same process

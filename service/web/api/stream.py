@@ -16,15 +16,12 @@ from service.app.users import token_hash
 from service.app.live import StreamsFull, Subscriber, now_ms
 from service.metrics import LIVE_STREAMS
 from service.server import stream_parking
-from service.server.stream_parking import HandOff
+from service.server.stream_parking import CREDENTIAL_CHECK_SECONDS, KEEPALIVE_SECONDS, HandOff
 from service.web.openapi import documented
 from service.web.pages import page_user
 
 bp = Blueprint("stream", __name__)
 
-KEEPALIVE_SECONDS = 15.0  # an idle stream gets a comment this often
-CREDENTIAL_CHECK_SECONDS = 1.0  # an open stream's token re-check when sending, and when idle while this process may
-# miss revocation notes (otherwise a rotation or sign-out wakes the stream itself: it ends at once); cached: no round trip
 GONE_CHECK_SECONDS = 5.0  # how often an idle stream looks whether its client hung up (frees its cap slot)
 RESUME_SLACK_MS = 5000  # a resuming stream re-reads the logs this far before its cursor (clock skew)
 RESUME_WINDOW_MS = 600_000  # a cursor older than this asks the client to reload instead
