@@ -22,7 +22,8 @@ KEEPALIVE_SECONDS = 15.0  # an idle stream gets a comment this often
 CREDENTIAL_CHECK_SECONDS = 1.0  # while sign-outs may go unheard, a signed-in stream's token is re-checked this often
 # (otherwise a rotation or sign-out wakes the stream itself and it ends at once); the check is cached: no round trip
 SWEEP_SECONDS = 1.0  # how often lifetimes, keep-alives and credentials are looked at
-MAX_PENDING = 1 << 20  # bytes a connection may fall behind (its client stopped reading) before it is ended
+MAX_PENDING = 256 << 10  # bytes a connection may fall behind (its client stopped reading) before it is ended
+MAX_PENDING_TOTAL = 64 << 20  # and all of a process's connections together: a crowd of non-readers costs at most this
 YIELD_EVERY = 256  # connections written between two yields to the commands of the same process
 END_CHUNK = b"0\r\n\r\n"  # the end of a chunked body: the client sees the stream end cleanly and resumes
 
@@ -81,6 +82,7 @@ class Parking:
         epoll = monkey.get_original("select", "epoll")
         self._epoll = epoll()
         self._streams: dict = {}  # fd -> Parked
+        self._pending_total = 0  # bytes waiting for slow connections, all together
         self._dirty: list = []  # streams with something to write (or a credential to check)
         self._ends: list = []  # streams to end on the next pass
         self._wanted = None
@@ -195,9 +197,9 @@ class Parking:
     def _send(self, p: Parked, body: bytes) -> None:
         data = b"%X\r\n%s\r\n" % (len(body), body) if p.chunked else body
         if p.pending:
-            p.pending += data
-            if len(p.pending) > MAX_PENDING:
-                self._end(p, clean=False)
+            self._keep(p, p.pending + data)
+            if len(p.pending) > MAX_PENDING or self._pending_total > MAX_PENDING_TOTAL:
+                self._end(p, clean=False)  # its client stopped reading: it resumes with Last-Event-ID
             return
         try:
             sent = os.write(p.fd, data)
@@ -208,8 +210,13 @@ class Parking:
             return
         if sent < len(data):  # the rest goes out when the connection can take it (the watch loop)
             import select
-            p.pending = data[sent:]
+            self._keep(p, data[sent:])
             self._epoll.modify(p.fd, select.EPOLLIN | select.EPOLLRDHUP | select.EPOLLOUT)
+
+    def _keep(self, p: Parked, pending: bytes) -> None:
+        """What waits for `p`'s connection is now `pending` (the process's total follows)."""
+        self._pending_total += len(pending) - len(p.pending)
+        p.pending = pending
 
     def _drain(self, p: Parked) -> None:
         """The connection can take more: write what waits."""
@@ -221,7 +228,7 @@ class Parking:
         except OSError:
             self._end(p, clean=False)
             return
-        p.pending = p.pending[sent:]
+        self._keep(p, p.pending[sent:])
         if not p.pending:
             self._epoll.modify(p.fd, select.EPOLLIN | select.EPOLLRDHUP)
 
@@ -241,7 +248,7 @@ class Parking:
         except OSError:
             pass
         os.close(p.fd)
-        p.pending = b""
+        self._keep(p, b"")
         self._count(-1)
         try:
             p.release()

@@ -112,6 +112,21 @@ def test_a_client_that_stops_reading_is_ended_not_waited_for(parked, monkeypatch
         gevent.sleep(0)
     assert wait_for(lambda: released, 5.0) and len(parking) == 1
     assert b"id: 399\n" in read_until(other, b"id: 399\n")  # the stream that reads is served to the end
+    assert parking._pending_total == 0  # what waited for the ended one is gone with it
+
+
+def test_non_readers_together_cost_at_most_the_process_allowance(parked, monkeypatch):
+    monkeypatch.setattr(stream_parking, "MAX_PENDING", 1 << 30)  # only the process's allowance can end them here
+    monkeypatch.setattr(stream_parking, "MAX_PENDING_TOTAL", 96 * 1024)
+    parking, park = parked
+    crowd = [park() for _ in range(4)]
+    payload = '"' + "x" * 4000 + '"'
+    for v in range(1, 200):
+        for _client, sub, _released in crowd:
+            sub.push(("event", "m1", v, payload, 0))
+        gevent.sleep(0)
+    assert wait_for(lambda: sum(1 for *_c, released in crowd if released) >= 1, 5.0)
+    assert parking._pending_total <= 96 * 1024 + 8 * 1024
 
 
 def test_signing_out_ends_the_stream_before_anything_more_is_written(parked):
