@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from domain.games import GAME_PACKAGES
-from tests.e2e.test_browser_pages import ARTIFACTS, browser  # noqa: F401  (the module-scoped chromium fixture)
+from tests.e2e.browser_kit import browser, open_match, screenshot  # noqa: F401  (browser: a fixture)
 from tests.e2e.test_rules_and_languages_screens import _signed_in, site  # noqa: F401  (Ann, Bob, a match of each game)
 
 pytestmark = pytest.mark.browser
@@ -22,27 +22,20 @@ MINE = """() => { const f = document.querySelector('#board [data-map-frame]'); i
 @pytest.mark.parametrize("width", [390, 1280])
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_no_page_or_board_scrolls_sideways_and_a_map_opens_on_ones_own_piece(browser, site, lang, width):
-    ARTIFACTS.mkdir(exist_ok=True)
-    context, page = _signed_in(browser, site, width, lang)
-    try:
+    with _signed_in(browser, site, width, lang) as page:
         for game in GAMES:
-            page.goto(f"{site['base']}/matches/{site['matches'][game]}")
-            page.wait_for_selector("#live-indicator.on")
+            open_match(page, site["base"], site["matches"][game])
             page.wait_for_selector("#board .board-set")
             wide, board_overflow = page.evaluate(WIDE)
             assert wide <= width and board_overflow <= 1, (game, wide, board_overflow)
             assert page.evaluate(MINE) in (None, True), game
             assert "Bob" in page.inner_text("#board"), "names as players wrote them"
-            page.screenshot(path=str(ARTIFACTS / f"match-board-{game}-{lang}-{width}.png"), full_page=True)
-    finally:
-        context.close()
+            screenshot(page, f"match-board-{game}-{lang}")
 
 
 def test_a_term_explains_itself_on_tap_and_on_keyboard_focus(browser, site):
-    context, page = _signed_in(browser, site, 390, "ru")
-    try:
-        page.goto(f"{site['base']}/matches/{site['matches']['uchronia']}")
-        page.wait_for_selector("#live-indicator.on")
+    with _signed_in(browser, site, 390, "ru") as page:
+        open_match(page, site["base"], site["matches"]["uchronia"])
         term = page.locator("#board abbr.term[data-term='operation-limit']").first
         assert term.inner_text() == "предел Операций"
         term.tap()
@@ -58,20 +51,14 @@ def test_a_term_explains_itself_on_tap_and_on_keyboard_focus(browser, site):
         tip.wait_for(state="visible")
         assert tip.inner_text().startswith("Резиденция")
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    finally:
-        context.close()
 
 
 def test_a_term_on_the_map_explains_itself_on_tap(browser, site):
     """A hazard fee on the Merchant of Venus map ("!c30") shows its explanation when tapped on a phone."""
-    context, page = _signed_in(browser, site, 390, "en")
-    try:
-        page.goto(f"{site['base']}/matches/{site['matches']['merchant-of-venus']}")
-        page.wait_for_selector("#live-indicator.on")
+    with _signed_in(browser, site, 390, "en") as page:
+        open_match(page, site["base"], site["matches"]["merchant-of-venus"])
         page.locator("#board svg .term[data-term='hazard']").first.tap()
         tip = page.locator("#board-tip")
         tip.wait_for(state="visible")
         assert tip.inner_text().startswith("hazard fee: !c20: stop on this square")
         assert tip.locator("a").get_attribute("href") == "/games/merchant-of-venus/rules#rule-hazard.fee"
-    finally:
-        context.close()

@@ -6,9 +6,8 @@ import os
 
 import pytest
 
-from service.web.sessions import SESSION_COOKIE, Sessions
+from tests.e2e.browser_kit import ARTIFACTS, chromium, session_context
 from tests.e2e.processes import spawn, stop
-from tests.e2e.test_browser_pages import ARGS, ARTIFACTS, CHROMIUM
 from tests.e2e.test_live_browser import Server, indicator_says, streams_open
 from tests.e2e.test_live_load import duel
 from tests.waiting import wait_for
@@ -23,7 +22,6 @@ SEEN = """() => { window.__said = {}; const box = document.querySelector('[data-
 
 def test_a_chat_message_reaches_the_other_page_as_fast_as_a_move(redis_url, tmp_path):
     import redis
-    from playwright.sync_api import sync_playwright
     r = redis.Redis.from_url(redis_url, decode_responses=True)
     r.flushdb()
     server = Server(redis_url, tmp_path)
@@ -31,15 +29,10 @@ def test_a_chat_message_reaches_the_other_page_as_fast_as_a_move(redis_url, tmp_
     worker = spawn(["worker"], redis_url, tmp_path / "worker.log")
     try:
         ann, bob, _apis, mid = duel(server.base)
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        with chromium() as browser:
             pages = []
             for user in (ann, bob):  # two browsers: two people
-                context = browser.new_context(viewport={"width": 1280, "height": 900})
-                context.set_default_timeout(20000)
-                context.add_cookies([{"name": SESSION_COOKIE, "value": Sessions(r).create(user["id"])[0],
-                                      "url": server.base}])
-                page = context.new_page()
+                page = session_context(browser, server.base, r, user["id"]).new_page()
                 page.goto(f"{server.base}/matches/{mid}")
                 indicator_says(page, "live")
                 page.evaluate(SEEN)
@@ -55,7 +48,6 @@ def test_a_chat_message_reaches_the_other_page_as_fast_as_a_move(redis_url, tmp_
                 reader.wait_for_function("t => window.__said[t] !== undefined", arg=text, timeout=10000)
                 delays.append(reader.evaluate("t => window.__said[t]", text) - sent)
                 sender.wait_for_function("t => window.__said[t] !== undefined", arg=text, timeout=10000)
-            browser.close()
         delays.sort()
         p95 = delays[int(0.95 * (len(delays) - 1))]
         load = os.getloadavg()[0] / (os.cpu_count() or 1)

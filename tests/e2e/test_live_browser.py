@@ -10,9 +10,8 @@ import time
 import pytest
 
 from service.server.embedded_redis import free_port
-from service.web.sessions import SESSION_COOKIE, Sessions
+from tests.e2e.browser_kit import ARTIFACTS, chromium, session_context, shoot
 from tests.e2e.processes import Api, spawn, stop, wait_http
-from tests.e2e.test_browser_pages import ARGS, ARTIFACTS, CHROMIUM
 from tests.e2e.test_live_load import duel, play
 from tests.waiting import wait_for
 
@@ -47,15 +46,6 @@ def streams_open(base: str) -> int:
     return Api(base).get("/healthz")[1]["streams"]
 
 
-def shoot(page, name: str) -> None:
-    """Screenshots of the page's top at 390 and 1280 px wide."""
-    ARTIFACTS.mkdir(exist_ok=True)
-    for width in (390, 1280):
-        page.set_viewport_size({"width": width, "height": 700})
-        page.screenshot(path=str(ARTIFACTS / f"live-{name}-{width}.png"))
-    page.set_viewport_size({"width": 1280, "height": 900})
-
-
 def indicator_says(page, text: str, timeout: float = 15000) -> None:
     """Wait until the live indicator shows `text`."""
     page.wait_for_function("t => document.getElementById('live-indicator').textContent.trim() === t", arg=text,
@@ -64,7 +54,6 @@ def indicator_says(page, text: str, timeout: float = 15000) -> None:
 
 def test_twenty_tabs_share_one_stream_update_within_a_second_and_tell_the_truth(redis_url, tmp_path):
     import redis
-    from playwright.sync_api import sync_playwright
     r = redis.Redis.from_url(redis_url, decode_responses=True)
     r.flushdb()
     server = Server(redis_url, tmp_path)
@@ -72,12 +61,8 @@ def test_twenty_tabs_share_one_stream_update_within_a_second_and_tell_the_truth(
     worker = spawn(["worker"], redis_url, tmp_path / "worker.log")
     try:
         ann, bob, apis, mid = duel(server.base)
-        session, _ = Sessions(r).create(ann["id"])
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            context = browser.new_context(viewport={"width": 1280, "height": 900})
-            context.set_default_timeout(20000)
-            context.add_cookies([{"name": SESSION_COOKIE, "value": session, "url": server.base}])
+        with chromium() as browser:
+            context = session_context(browser, server.base, r, ann["id"])
             lobby = context.new_page()
             lobby.goto(server.base + "/")
             tabs = []
@@ -113,8 +98,8 @@ def test_twenty_tabs_share_one_stream_update_within_a_second_and_tell_the_truth(
             lobby.wait_for_function(  # the lobby's row of the match follows, without a reload
                 """([m, v]) => [...document.querySelectorAll(`[data-inbox-match='${m}'], [data-my-match='${m}']`)]
                      .some(row => row.dataset.version === String(v))""", arg=[mid, after], timeout=10000)
-            shoot(tabs[0], "live")
-            shoot(lobby, "lobby")
+            shoot(tabs[0], "live-live")
+            shoot(lobby, "live-lobby")
             load = os.getloadavg()[0] / (os.cpu_count() or 1)
             ARTIFACTS.mkdir(exist_ok=True)
             (ARTIFACTS / "live-20-tabs.txt").write_text(
@@ -127,7 +112,7 @@ def test_twenty_tabs_share_one_stream_update_within_a_second_and_tell_the_truth(
             server.stop()
             for page in (tabs[0], tabs[-1], lobby):
                 indicator_says(page, "reconnecting…")
-            shoot(tabs[0], "reconnecting")
+            shoot(tabs[0], "live-reconnecting")
             server.start()
             for page in [lobby] + tabs:
                 indicator_says(page, "live", timeout=20000)
@@ -139,10 +124,9 @@ def test_twenty_tabs_share_one_stream_update_within_a_second_and_tell_the_truth(
             # the browser goes offline: "offline"; back online: "live"
             context.set_offline(True)
             indicator_says(tabs[0], "offline")
-            shoot(tabs[0], "offline")
+            shoot(tabs[0], "live-offline")
             context.set_offline(False)
             indicator_says(tabs[0], "live", timeout=20000)
-            browser.close()
     finally:
         server.stop()
         stop(worker)

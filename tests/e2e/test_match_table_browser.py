@@ -5,17 +5,17 @@ to move. Screenshots of what a newcomer sees go to test-artifacts/ (table-<game>
 from __future__ import annotations
 
 import random
+from contextlib import contextmanager
 
 import pytest
 
 from service.cli.golden import seeded_secrets
+from tests.e2e.browser_kit import browser, open_match, screenshot, signed_in  # noqa: F401  (browser: a fixture)
 from tests.e2e.processes import Api, service, start_invited
-from tests.e2e.test_browser_pages import ARTIFACTS, browser  # noqa: F401  (the module-scoped chromium fixture)
 from tests.invites import create_started
 from tests.waiting import wait_for
 
 pytestmark = pytest.mark.browser
-LOCALES = {"ru": "ru-RU", "en": "en-GB"}
 # The Origins match only the undo test plays comes from this seed: its first player's first button (a visit to the
 # Observatory) reveals nothing, so it may be taken back. Found by clicking that button in fresh matches from seeds
 # 0-7: each could be taken back (whoever began); 0 is the first.
@@ -54,21 +54,13 @@ def site(redis_url, tmp_path_factory):
         yield {"base": base, "users": users, "matches": matches}
 
 
+@contextmanager
 def open_as(browser, site, who: str, game: str, width: int = 1280, lang: str = "en"):
-    """(context, page): `who` signed in, on the match page of `game`, live."""
-    phone = width < 600
-    context = browser.new_context(viewport={"width": width, "height": 844 if phone else 900}, is_mobile=phone,
-                                  has_touch=phone, locale=LOCALES[lang])
-    context.set_default_timeout(15000)
-    page = context.new_page()
-    page.goto(site["base"] + "/")
-    page.fill("#signin-form input[name=token]", site["users"][who]["token"])
-    page.click("#signin-form button[type=submit]")
-    page.wait_for_selector("#your-move")
-    page.goto(f"{site['base']}/matches/{site['matches'][game]}")
-    page.wait_for_selector("#live-indicator.on")
-    page.wait_for_timeout(300)  # going live refreshes the sections once: a click meanwhile could hit a replaced button
-    return context, page
+    """A page of `who`, signed in, on the match page of `game`, live; closed at the end."""
+    with signed_in(browser, site["base"], site["users"][who]["token"], width, lang) as page:
+        open_match(page, site["base"], site["matches"][game])
+        page.wait_for_timeout(300)  # going live refreshes the sections once: a click meanwhile could hit an old button
+        yield page
 
 
 def to_move(site, game: str) -> str:
@@ -87,8 +79,7 @@ def focused(page, selector: str) -> bool:
 
 
 def test_the_first_tab_is_a_skip_link_to_the_actions(browser, site):
-    context, page = open_as(browser, site, "Ann", "origins")
-    try:
+    with open_as(browser, site, "Ann", "origins") as page:
         page.keyboard.press("Tab")
         assert page.evaluate("document.activeElement.dataset.skipToActions") == "", "the first Tab stop"
         box = page.locator("[data-skip-to-actions]").bounding_box()
@@ -97,15 +88,12 @@ def test_the_first_tab_is_a_skip_link_to_the_actions(browser, site):
         assert page.evaluate("document.activeElement.id") == "actions-title"
         page.keyboard.press("Tab")
         assert focused(page, "#actions-card"), "the next Tab is in the actions"
-    finally:
-        context.close()
 
 
 def test_a_pass_asks_first_in_the_page_and_escape_goes_back(browser, site):
     who = to_move(site, "origins")
-    context, page = open_as(browser, site, who, "origins")
-    try:
-        page.screenshot(path=str(ARTIFACTS / "table-origins-en-1280.png"), full_page=True)
+    with open_as(browser, site, who, "origins") as page:
+        screenshot(page, "table-origins-en")
         before = version(page)
         assert page.locator("button.action.primary").count() <= 1
         passing = page.locator("[data-kind=pass] button.action")
@@ -127,14 +115,11 @@ def test_a_pass_asks_first_in_the_page_and_escape_goes_back(browser, site):
         page.wait_for_selector(f"[data-match-version]:not([data-match-version='{before}'])")
         wait_for(lambda: focused(page, "#actions-card"), 5, "the focus near the actions after the pass",
                  interval=0.1)
-    finally:
-        context.close()
 
 
 def test_acting_on_the_board_keeps_the_focus_on_the_board(browser, site):
     who = to_move(site, "uchronia")
-    context, page = open_as(browser, site, who, "uchronia")
-    try:
+    with open_as(browser, site, who, "uchronia") as page:
         before = version(page)
         place = page.locator("#board [data-command][tabindex]").first
         place.focus()
@@ -142,13 +127,10 @@ def test_acting_on_the_board_keeps_the_focus_on_the_board(browser, site):
         page.wait_for_selector(f"[data-match-version]:not([data-match-version='{before}'])")
         page.wait_for_timeout(300)  # the live update and the refresh both land
         assert focused(page, "#board"), page.evaluate("document.activeElement.outerHTML.slice(0, 120)")
-    finally:
-        context.close()
 
 
 def test_the_log_is_one_tab_stop_and_its_arrows_go_from_move_to_move(browser, site):
-    context, page = open_as(browser, site, "Ann", "uchronia")
-    try:
+    with open_as(browser, site, "Ann", "uchronia") as page:
         entries = page.locator(".log li[data-event-version]")
         assert entries.count() >= 2
         tabbable = page.eval_on_selector_all(".log li[data-event-version] button", "els => els.filter(e => e.tabIndex >= 0).length")
@@ -161,26 +143,20 @@ def test_the_log_is_one_tab_stop_and_its_arrows_go_from_move_to_move(browser, si
         page.keyboard.press("ArrowUp")
         assert page.evaluate("document.activeElement.closest('li[data-event-version]').dataset.eventVersion") == \
             entries.nth(0).get_attribute("data-event-version")
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize("width, lang", [(390, "ru"), (1280, "ru"), (390, "en")])
 def test_what_a_newcomer_sees_is_screenshotted(browser, site, width, lang):
     for game in ("origins", "uchronia"):
-        context, page = open_as(browser, site, to_move(site, game), game, width, lang)
-        try:
+        with open_as(browser, site, to_move(site, game), game, width, lang) as page:
             assert page.locator("[data-your-turn]").count() == 1 and page.locator("[data-why]").count() == 1
             assert page.evaluate("document.documentElement.scrollWidth") <= width
-            page.screenshot(path=str(ARTIFACTS / f"table-{game}-{lang}-{width}.png"), full_page=True)
-        finally:
-            context.close()
+            screenshot(page, f"table-{game}-{lang}")
 
 
 def test_a_move_that_may_be_taken_back_offers_an_undo_for_a_few_seconds(browser, site):
     who = to_move(site, "origins-seeded")
-    context, page = open_as(browser, site, who, "origins-seeded")
-    try:
+    with open_as(browser, site, who, "origins-seeded") as page:
         before = version(page)
         page.locator("#section-actions button.action:not([data-ask]):visible").first.click()  # it reveals nothing
         page.wait_for_selector(f"[data-match-version]:not([data-match-version='{before}'])")
@@ -191,5 +167,3 @@ def test_a_move_that_may_be_taken_back_offers_an_undo_for_a_few_seconds(browser,
         page.wait_for_selector(f"[data-match-version]:not([data-match-version='{taken}'])")
         page.wait_for_selector(".log li.reverted-takeback")
         assert page.locator("#message [data-undo-now]").count() == 0
-    finally:
-        context.close()

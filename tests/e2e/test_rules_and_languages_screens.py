@@ -6,12 +6,11 @@ from __future__ import annotations
 import pytest
 
 from domain.games import GAME_PACKAGES
+from tests.e2e.browser_kit import browser, open_match, screenshot, signed_in  # noqa: F401  (browser: a fixture)
 from tests.e2e.processes import Api, service, start_invited
-from tests.e2e.test_browser_pages import ARTIFACTS, browser  # noqa: F401  (the module-scoped chromium fixture)
 
 pytestmark = pytest.mark.browser
 GAMES = list(GAME_PACKAGES)
-LOCALES = {"ru": "ru-RU", "en": "en-GB"}
 
 
 @pytest.fixture(scope="module")
@@ -36,17 +35,8 @@ def site(redis_url, tmp_path_factory):
 
 
 def _signed_in(browser, site, width, lang):
-    """A browser context whose Accept-Language asks for `lang`, signed in as Ann."""
-    phone = width < 600
-    context = browser.new_context(viewport={"width": width, "height": 844 if phone else 900}, is_mobile=phone,
-                                  has_touch=phone, locale=LOCALES[lang])
-    context.set_default_timeout(15000)
-    page = context.new_page()
-    page.goto(site["base"] + "/")
-    page.fill("#signin-form input[name=token]", site["ann"]["token"])
-    page.click("#signin-form button[type=submit]")
-    page.wait_for_selector("#your-move")
-    return context, page
+    """A page whose Accept-Language asks for `lang`, signed in as Ann; closed at the end."""
+    return signed_in(browser, site["base"], site["ann"]["token"], width, lang)
 
 
 def _no_sideways_scroll(page, width):
@@ -55,25 +45,20 @@ def _no_sideways_scroll(page, width):
 
 
 def _screens(browser, site, width, lang, games):
-    ARTIFACTS.mkdir(exist_ok=True)
-    context, page = _signed_in(browser, site, width, lang)
-    try:
+    with _signed_in(browser, site, width, lang) as page:
         for game in games:
             page.goto(f"{site['base']}/games/{game}/rules")
             assert page.get_attribute("html", "lang") == lang
             assert page.locator("[data-learn]").count() == 1
             if width < 600:
                 _no_sideways_scroll(page, width)
-            page.screenshot(path=str(ARTIFACTS / f"rules-{game}-{lang}-{width}.png"), full_page=True)
-            page.goto(f"{site['base']}/matches/{site['matches'][game]}")
-            page.wait_for_selector("#live-indicator.on")
+            screenshot(page, f"rules-{game}-{lang}")
+            open_match(page, site["base"], site["matches"][game])
             assert page.get_attribute("html", "lang") == lang
             assert page.get_attribute("[data-rules-link]", "href") == f"/games/{game}/rules"
             if width < 600:
                 _no_sideways_scroll(page, width)
-            page.screenshot(path=str(ARTIFACTS / f"match-{game}-{lang}-{width}.png"), full_page=True)
-    finally:
-        context.close()
+            screenshot(page, f"match-{game}-{lang}")
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -88,10 +73,8 @@ def test_every_game_in_both_languages_at_both_widths(browser, site, width, lang)
 
 
 def test_a_refused_move_links_its_rule_and_the_switch_changes_the_language(browser, site):
-    context, page = _signed_in(browser, site, 390, "ru")
-    try:
-        page.goto(f"{site['base']}/matches/{site['matches']['uchronia']}")
-        page.wait_for_selector("#live-indicator.on")
+    with _signed_in(browser, site, 390, "ru") as page:
+        open_match(page, site["base"], site["matches"]["uchronia"])
         page.evaluate("""() => {  // a move the game refuses, sent the way the page sends its buttons
             const b = document.createElement("button");
             b.id = "forged"; b.dataset.command = JSON.stringify({type: "issue_order",
@@ -110,5 +93,3 @@ def test_a_refused_move_links_its_rule_and_the_switch_changes_the_language(brows
         assert page.get_attribute("html", "lang") == "en"
         page.goto(site["base"] + "/")
         assert page.get_attribute("html", "lang") == "en", "the choice is remembered over Accept-Language"
-    finally:
-        context.close()
