@@ -8,8 +8,12 @@ from pathlib import Path
 import pytest
 
 from service.web.sessions import SESSION_COOKIE, Sessions
-# the binary and flags every browser test launches, and where screenshots go: one definition, in the first test
-from tests.e2e.test_browser_pages import ARGS, ARTIFACTS, CHROMIUM
+from tests.e2e.processes import ROOT
+
+CHROMIUM = "/usr/bin/chromium"  # Debian's (.ci/run installs it)
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+ARTIFACTS = ROOT / "test-artifacts"  # screenshots, looked at by people
 
 LOCALES = {"ru": "ru-RU", "en": "en-GB"}  # what a browser in each language of the service asks for
 WIDTHS = (390, 1280)  # a phone and a desktop

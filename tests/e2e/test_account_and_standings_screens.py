@@ -8,7 +8,7 @@ import time
 import pytest
 
 from tests.e2e.processes import Api, service, start_invited
-from tests.e2e.test_browser_pages import ARTIFACTS, browser  # noqa: F401  (the module-scoped chromium fixture)
+from tests.e2e.browser_kit import ARTIFACTS, browser  # noqa: F401  (the module-scoped chromium fixture)
 
 pytestmark = pytest.mark.browser
 GAME = "origins"

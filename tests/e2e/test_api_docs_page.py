@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from tests.e2e.browser_kit import ARGS, CHROMIUM
 from tests.e2e.processes import ROOT, service
 
 pytestmark = pytest.mark.browser
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 
 
 def test_api_docs_render_offline(redis_url, tmp_path):

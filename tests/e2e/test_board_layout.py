@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.e2e.board_pages import GAMES, PROBLEMS, boards, page
-from tests.e2e.test_browser_pages import ARTIFACTS, browser  # noqa: F401  (the module-scoped chromium fixture)
+from tests.e2e.browser_kit import ARTIFACTS, browser  # noqa: F401  (the module-scoped chromium fixture)
 
 pytestmark = pytest.mark.browser
 WIDTHS = (390, 1280)

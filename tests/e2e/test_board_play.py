@@ -11,7 +11,8 @@ import time
 import pytest
 
 from tests.e2e.processes import Api
-from tests.e2e.test_browser_pages import ARTIFACTS, base, browser  # noqa: F401 (the same service and browser)
+from tests.e2e.browser_kit import ARTIFACTS, browser  # noqa: F401 (the module-scoped chromium fixture)
+from tests.e2e.test_browser_pages import base  # noqa: F401 (the same service)
 
 pytestmark = pytest.mark.browser
 MOVES_EACH = 20

@@ -8,14 +8,13 @@ import re
 
 import pytest
 
-from tests.e2e.processes import ROOT, Api, service
+from tests.e2e import browser_kit
+from tests.e2e.browser_kit import ARGS, CHROMIUM
+from tests.e2e.processes import Api, service
 from tests.waiting import wait_for
 
 pytestmark = pytest.mark.browser
-ARTIFACTS = ROOT / "test-artifacts" / "pages"
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+ARTIFACTS = browser_kit.ARTIFACTS / "pages"
 GAMES = ("uchronia", "merchant-of-venus", "ti4-exploration", "origins")
 WIDTHS = (390, 1280)
 BLOCKING = ("serious", "critical")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.e2e.processes import Api, service, start_invited
-from tests.e2e.test_browser_pages import browser  # noqa: F401  (the module-scoped chromium fixture)
+from tests.e2e.browser_kit import browser  # noqa: F401  (the module-scoped chromium fixture)
 
 pytestmark = pytest.mark.browser
 CONTROLS = "button, a.button, summary, input[type=range], label.check"

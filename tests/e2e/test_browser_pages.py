@@ -9,15 +9,12 @@ import urllib.parse
 
 import pytest
 
-from tests.e2e.processes import ROOT, Api, service, start_invited
+from tests.e2e.browser_kit import ARTIFACTS, browser  # noqa: F401 (the module-scoped chromium fixture)
+from tests.e2e.processes import Api, service, start_invited
 from tests.waiting import wait_for
 
 pytestmark = pytest.mark.browser
-ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM = "/usr/bin/chromium"
 COLOURS = re.compile(r"\b(yellow|grey|red|blue|brown)\b")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 
 
 @pytest.fixture(scope="module")
@@ -28,16 +25,6 @@ def base(redis_url, tmp_path_factory):
     logs = tmp_path_factory.mktemp("browser-service")
     with service(redis_url, logs, extra_env={"TURNSTREAM_PUBLIC_URL": "http://127.0.0.1"}) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    """Debian's chromium driven by Playwright."""
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
 
 
 class Player:
