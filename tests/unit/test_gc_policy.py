@@ -41,7 +41,8 @@ def test_survivors_of_a_full_collection_are_frozen_and_skipped_by_the_next(polic
     kept = [Node() for _ in range(5000)]
     before = gc.get_freeze_count()
     gc.collect()
-    assert gc.get_freeze_count() >= before + 5000
+    # more are frozen (not exactly 5,000 more: frozen objects of earlier tests in this process may be freed meanwhile)
+    assert gc.get_freeze_count() > before
     assert policy.full_collections == 1
     young = {id(o) for o in gc.get_objects()}
     assert not any(id(node) in young for node in kept)  # the collector no longer walks them

@@ -74,8 +74,20 @@
     row.hidden = !(body.dataset.matchStatus === "active" && mine && !others && !paused);
   }
 
+  // New markup for a live section; the groups of actions the player had opened stay open.
+  function replaceKeepingOpen(el, html) {
+    var open = Array.prototype.map.call(el.querySelectorAll("details[data-kind][open]"), function (d) { return d.dataset.kind; });
+    el.innerHTML = html;
+    open.forEach(function (kind) {
+      var again = el.querySelector('details[data-kind="' + CSS.escape(kind) + '"]');
+      if (again) { again.open = true; }
+    });
+  }
+
   function applyLive(data) {
-    if (data.version < currentVersion()) { return; }
+    // an update of the version shown changes nothing (the answer to one's own move and the live message both
+    // bring it): applying it again would fold the group of actions the player just opened
+    if (data.version <= currentVersion() && started()) { return; }
     document.dispatchEvent(new CustomEvent("turnstream:before-update"));
     setStatus(data.status);
     Object.keys(data.html).forEach(function (key) {
@@ -86,7 +98,7 @@
         return;
       }
       var el = document.querySelector('[data-live="' + key + '"]');
-      if (el) { el.innerHTML = data.html[key]; }
+      if (el) { replaceKeepingOpen(el, data.html[key]); }
     });
     setVersion(data.version);
     updateTakeback();
