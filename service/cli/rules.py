@@ -81,6 +81,9 @@ def cmd_bump(args) -> int:
         say(f"  {path}")
     say(f"Logic that must differ from {frozen}: copy the module into versions/{frozen}/ first (it then keeps the old "
         f"code), run the tests (the golden matches of {frozen} must replay the same), and add golden matches of {new}.")
+    board = args.game.replace("-", "_")  # its board module (service/web/boards)
+    say(f"A view that changes shape: copy service/web/boards/{board}.py to {board}_{frozen.replace('.', '_')}.py "
+        f"first, so that matches of {frozen} are still drawn.")
     return 0
 
 

@@ -446,7 +446,8 @@ def replay_board(match_id):
     if response.status_code != 200:
         return response
     data = response.get_json()
-    board = render_board(match.game_id, data.get("view") or {}, _viewer(match), w.users.names(match.players))
+    board = render_board(match.game_id, data.get("view") or {}, _viewer(match), w.users.names(match.players),
+                         rules_version=match.game.rules_version)
     return jsonify({"version": data.get("version"), "html": str(board)})
 
 

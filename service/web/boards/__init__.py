@@ -1,6 +1,7 @@
 """Board pictures: dispatch a game's view to service/web/boards/<package>.py's SVG renderer."""
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 import logging
@@ -15,14 +16,26 @@ from service.web.boards.svgkit import with_readable_width
 log = logging.getLogger("turnstream.boards")
 
 
-def module_name(game_id: str) -> str:
-    """The renderer module of a game id (`merchant-of-venus` -> service.web.boards.merchant_of_venus)."""
-    return f"{__name__}.{game_id.replace('-', '_')}"
+def module_name(game_id: str, rules_version: str | None = None) -> str:
+    """The renderer module of a game id (`merchant-of-venus` -> service.web.boards.merchant_of_venus), or of one of
+    its rules versions (`2026.11` -> service.web.boards.merchant_of_venus_2026_11)."""
+    name = f"{__name__}.{game_id.replace('-', '_')}"
+    return name if rules_version is None else f"{name}_{rules_version.replace('.', '_').replace('-', '_')}"
 
 
-def board_module(game_id: str):
-    """The game's board module, or None when it has none."""
-    name = module_name(game_id)
+@functools.lru_cache(maxsize=None)
+def board_module(game_id: str, rules_version: str | None = None):
+    """The module drawing the game's board under `rules_version`: that version's own copy where one was kept (a
+    rules bump whose view changed shape keeps the old drawing beside the old rules), else the game's; None when
+    the game has none."""
+    if rules_version is not None:
+        kept = _imported(module_name(game_id, rules_version))
+        if kept is not None:
+            return kept
+    return _imported(module_name(game_id))
+
+
+def _imported(name: str):
     try:
         return importlib.import_module(name)
     except ModuleNotFoundError as exc:
@@ -31,14 +44,14 @@ def board_module(game_id: str):
         return None
 
 
-def renderer(game_id: str):
-    """The game's `render_board(view, viewer)` function, or None when its module is absent."""
-    return getattr(board_module(game_id), "render_board", None)
+def renderer(game_id: str, rules_version: str | None = None):
+    """The game's `render_board(view, viewer)` function (for that rules version), or None when it has none."""
+    return getattr(board_module(game_id, rules_version), "render_board", None)
 
 
-def place_of(game_id: str, view, command: dict):
+def place_of(game_id: str, view, command: dict, rules_version: str | None = None):
     """(place key, payload field) of the board place a command acts on, or None (see each board's place_of)."""
-    find = getattr(board_module(game_id), "place_of", None)
+    find = getattr(board_module(game_id, rules_version), "place_of", None)
     if find is None:
         return None
     try:
@@ -109,10 +122,11 @@ def with_names(svg: str, names: dict | None) -> str:
     return svg
 
 
-def render_board(game_id: str, view, viewer, names: dict | None = None, actions: list | None = None) -> Markup:
-    """The board of `view` as markup-safe SVG (the escaped JSON view when no renderer exists); the places
-    the viewer's legal `actions` act on are clickable."""
-    draw = renderer(game_id)
+def render_board(game_id: str, view, viewer, names: dict | None = None, actions: list | None = None,
+                 rules_version: str | None = None) -> Markup:
+    """The board of `view` (a match under `rules_version`) as markup-safe SVG (the escaped JSON view when no renderer
+    exists); the places the viewer's legal `actions` act on are clickable."""
+    draw = renderer(game_id, rules_version)
     if draw is None:
         return json_board(view)
     try:
