@@ -19,9 +19,7 @@ from service.config import Settings, from_env
 from service.store.auth_cache import AuthCache
 from service.store.connections import make_redis, make_stream_redis
 from service.store.events import EventStore
-from service.server.limits import open_files
-
-FILES_KEPT_FREE = 1024  # open files a web process keeps for Redis, commands and pages beside its live streams
+from service.server.limits import stream_cap
 
 
 @dataclass
@@ -73,17 +71,12 @@ def mail_queue_factory(settings: Settings):
     return factory
 
 
-def stream_cap(settings: Settings) -> int:
-    """The live streams one web process may hold: the setting, within its open-file limit (a stream is a socket)."""
-    return min(settings.streams_per_process, max(64, open_files() - FILES_KEPT_FREE))
-
-
 def build_live(settings: Settings, redis_client, games: dict[str, Game], matches: MatchService) -> LiveHub:
     """The live-update hub on its own connections (the given client in tests), sharing the match cache."""
     lr = redis_client if redis_client is not None else make_stream_redis(settings, BLOCK_MS / 1000)
     store = EventStore(lr, settings.partitions)
     snapshots = SnapshotStore(lr, store.keys, settings.snapshot_every, games, store.read_range)
     live_matches = MatchService(store, games, cache=matches.cache, snapshots=snapshots)
-    caps = StreamCaps(stream_cap(settings), settings.streams_per_user, settings.streams_per_address)
+    caps = StreamCaps(stream_cap(settings.streams_per_process), settings.streams_per_user, settings.streams_per_address)
     return LiveHub(lr, store.keys, live_matches, ReadModels(lr, store.keys), caps, cluster=settings.redis_cluster,
                    log_keep_hours=settings.log_keep_hours)

@@ -140,10 +140,9 @@ def post_worker_init(worker):
         worker.log.error("turnstream web: %s", exc)
         raise SystemExit(3) from None
     install()
-    from service.bootstrap import stream_cap
-    from service.server.limits import open_files
+    from service.server.limits import open_files, stream_cap
     worker.log.info("web worker %s: up to %d live streams (TURNSTREAM_STREAMS_PER_PROCESS %d, %d open files)",
-                    worker.pid, stream_cap(settings), settings.streams_per_process, open_files())
+                    worker.pid, stream_cap(settings.streams_per_process), settings.streams_per_process, open_files())
     count = None
     if BALANCE:
         from service.server import accept_balance

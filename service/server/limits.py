@@ -27,3 +27,11 @@ def raise_open_files(wanted: int) -> int:
 def open_files() -> int:
     """This process's soft open-file limit."""
     return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+FILES_KEPT_FREE = 1024  # open files a web process keeps for Redis, commands and pages beside its live streams
+
+
+def stream_cap(streams_per_process: int) -> int:
+    """The live streams one web process may hold: the setting, within its open-file limit (a stream is a socket)."""
+    return min(streams_per_process, max(64, open_files() - FILES_KEPT_FREE))
