@@ -241,12 +241,12 @@ class Parking:
         try:
             self._epoll.unregister(p.fd)
         except OSError:
-            pass
+            pass  # the kernel dropped it already (the connection was reset)
         try:
             if clean and p.chunked and not p.pending:
                 os.write(p.fd, END_CHUNK)
         except OSError:
-            pass
+            pass  # the client is gone: nothing to end cleanly
         os.close(p.fd)
         self._keep(p, b"")
         self._count(-1)
