@@ -44,6 +44,8 @@ a frozen `Game` (below) whose function fields are plain module-level functions (
                                            button ("Buy Bionic Perfume for c80", "Build the Shrine as
                                            a farm on D4"): names never ids, distinct for distinct
                                            commands of one state; says only what the actor may know
+  bots                                     Bots(...): what bots need to play it well (below; optional)
+  table                                    Table(...): how its matches are shown (below; optional)
   upcast(event) -> event                   a stored game event of an older payload shape in this code's shape
                                            (optional, identity by default): the fold applies it to every
                                            game event before evolve/redact; it returns a new event and never
@@ -56,6 +58,7 @@ so states can be snapshotted and compared after a replay.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -80,6 +83,45 @@ def event(type_: str, **data) -> Event:
 def command(type_: str, **payload) -> Command:
     """Build a command {"type", "payload"}."""
     return {"type": type_, "payload": payload}
+
+
+def no_hidden_information(state: State, player: str, rng: Any) -> State:
+    """The default `Bots.resample`: a game without hidden information samples its state as it is (a copy)."""
+    return json.loads(json.dumps(state))
+
+
+@dataclass(frozen=True)
+class Bots:
+    """What bots need of a game (`domain/games/<pkg>/bots.py`): a score for search and how to sample hidden parts.
+
+    score(state, seat) -> float     the seat's standing if the game stopped now (higher is better)
+    seats(state) -> [seat]          every seat whose score is compared, in seating order
+    scale                           what a clear lead is worth in score units (squashes unfinished playouts)
+    resample(state, seat, rng)      a new state whose view for `seat` equals the original's, every part the
+                                    seat cannot see re-drawn from what it cannot tell apart (domain/bots/hidden.py)
+    exploration                     the UCB constant of MCTS for this game (None: the bots' default)"""
+
+    score: Callable[[State, str], float]
+    seats: Callable[[State], list[str]]
+    scale: float = 1.0
+    resample: Callable[[State, str, Any], State] = no_hidden_information
+    exploration: float | None = None
+
+
+@dataclass(frozen=True)
+class Table:
+    """How a game's matches are shown (`domain/games/<pkg>/table.py`), versioned with its rules: its folder of texts
+    (rules page, glossary, printed names per language), its board drawing and the wording of its pages.
+
+    folder                          the package folder holding text/ (rules.<lang>.json, glossary.json,
+                                    names.<lang>.json)
+    board                           a module with render_board(view, viewer) -> SVG and place_of(view, command)
+                                    (None: the view is shown as text)
+    words                           a module with the page wording tables (see docs/adding-a-game.md; None: none)"""
+
+    folder: Any
+    board: Any = None
+    words: Any = None
 
 
 @dataclass(frozen=True, eq=False)  # eq=False: equal and hashed by identity, as a module-level object is
@@ -112,6 +154,8 @@ class Game:
     rules_digest: str = ""  # sha256 of the version's folder (data and frozen modules)
     at_version: Callable[[str], "Game"] | None = None  # loads another installed version of the same game
     upcast: Callable[[Event], Event] = unchanged  # an older payload shape of a stored game event -> this one
+    bots: Bots | None = None  # what bots need (None: they play it by its legal moves and result alone)
+    table: Table | None = None  # how its matches are shown (None: the view as text, commands by their types)
 
     def at(self, version: str | None) -> "Game":
         """This game's rules at `version` (None, or this one: itself)."""

@@ -22,6 +22,7 @@ from .evolve import evolve, initial_state
 from .schemas import COMMAND_SCHEMAS, OPTIONS_SCHEMA
 from .state import Sim, net_worth, player, violate
 from .views import redact, view
+from .table import TABLE
 
 PHASES = {"skip_movement": ("declare",), "declare_direction": ("declare",), "roll_speed": ("roll",),
           "assign_navigation": ("move",), "move": ("move",), "end_move": ("move",), "observe": ("move", "trade"),
@@ -176,5 +177,6 @@ GAME = Game(
     on_timeout=on_timeout,
     describe=describe,
     describe_command=describe_command,
+    table=TABLE,
     **rules_fields(__package__),
 )

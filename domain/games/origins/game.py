@@ -26,6 +26,7 @@ from .schemas import COMMAND_SCHEMAS, OPTIONS_SCHEMA
 from .setup import initial_state, setup
 from .turns import active_players, decide, legal_commands, on_timeout
 from .views import redact, view
+from .table import TABLE
 
 
 def result(state):
@@ -54,5 +55,6 @@ GAME = Game(
     on_timeout=on_timeout,
     describe=describe,
     describe_command=describe_command,
+    table=TABLE,
     **rules_fields(__package__),
 )

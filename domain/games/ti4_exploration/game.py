@@ -34,6 +34,7 @@ from .rules import active_players, decide, legal_commands, on_timeout
 from .schemas import COMMAND_SCHEMAS, OPTIONS_SCHEMA
 from .setup import setup_events
 from .views import redact, view
+from .table import TABLE
 
 
 def setup(players, options, rng):
@@ -73,5 +74,6 @@ GAME = Game(
     on_timeout=on_timeout,
     describe=describe,
     describe_command=describe_command,
+    table=TABLE,
     **rules_fields(__package__),
 )

@@ -15,6 +15,7 @@ from .setup import resolve_options, setup
 from .state import initial_state
 from .steps import decision
 from .views import redact, view
+from .table import TABLE
 
 _NEUTRAL = ({"type": "end_order", "payload": {}}, {"type": "plot", "payload": {"copy_from": None}},
             {"type": "monopoly_bonus", "payload": {"take": False}})
@@ -69,5 +70,6 @@ GAME = Game(
     on_timeout=_on_timeout,
     describe=describe,
     describe_command=describe_command,
+    table=TABLE,
     **rules_fields(__package__),
 )

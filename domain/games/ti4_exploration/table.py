@@ -1,0 +1,10 @@
+"""How ti4_exploration matches are shown: its texts, board and page wording (domain/engine/contract.py, Table)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from domain.engine import Table
+
+TABLE = Table(
+    folder=Path(__file__).resolve().parent,
+)
