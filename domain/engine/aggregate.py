@@ -173,7 +173,7 @@ class Match:
 
 def _apply_created(m: Match, d: dict, games: dict) -> None:
     m.game_id = d["game"]
-    m.game = games[d["game"]].at(d.get("rules_version"))  # judged for ever by the rules it was created under
+    m.game = games[d["game"]].created_under(d.get("rules_version"))  # judged for ever by these rules
     m.seats = d["seats"]
     m.players = list(d["players"])
     m.options = dict(d["options"])
@@ -262,7 +262,7 @@ def _apply_rules_upgraded(m: Match, d: dict, games: dict) -> None:
 
 def _apply_rules_upgrade_proposed(m: Match, d: dict, games: dict) -> None:
     m.rules_proposal = {"id": d["proposal"], "from": d["from"], "to": d["to"], "by": d["by"], "votes": {},
-                        "status": "open"}
+                        "deadline": d.get("deadline"), "status": "open"}
 
 
 def _apply_rules_upgrade_voted(m: Match, d: dict, games: dict) -> None:
@@ -272,6 +272,10 @@ def _apply_rules_upgrade_voted(m: Match, d: dict, games: dict) -> None:
 
 def _apply_rules_upgrade_rejected(m: Match, d: dict, games: dict) -> None:
     m.rules_proposal = dict(m.rules_proposal, status="rejected", cause=d.get("cause"), reason=d.get("reason"))
+
+
+def _apply_rules_upgrade_expired(m: Match, d: dict, games: dict) -> None:
+    m.rules_proposal = dict(m.rules_proposal, status="expired", cause="deadline")
 
 
 def _apply_conceded(m: Match, d: dict, games: dict) -> None:
@@ -319,6 +323,7 @@ _PLATFORM_APPLY = {
     pe.RULES_UPGRADE_PROPOSED: _apply_rules_upgrade_proposed,
     pe.RULES_UPGRADE_VOTED: _apply_rules_upgrade_voted,
     pe.RULES_UPGRADE_REJECTED: _apply_rules_upgrade_rejected,
+    pe.RULES_UPGRADE_EXPIRED: _apply_rules_upgrade_expired,
     pe.PLAYER_CONCEDED: _apply_conceded,
 }
 

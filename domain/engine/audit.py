@@ -138,7 +138,7 @@ def _check_setup_under_its_rules(games: dict | None, created: dict | None, envel
     if game is None:
         return []
     try:
-        rules = game.at(data.get("rules_version"))
+        rules = game.created_under(data.get("rules_version"))
     except ValueError as exc:
         return [T("the match's rules cannot be loaded here: {why}", why=str(exc))]
     return check_setup(rules, envelopes)

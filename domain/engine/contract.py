@@ -164,3 +164,7 @@ class Game:
         if self.at_version is None:
             raise ValueError(f"{self.id} has only rules version {self.rules_version}, not {version!r}")
         return self.at_version(version)
+
+    def created_under(self, version: str | None) -> "Game":
+        """The rules a match recorded at its creation judge it: a match stored without a version, the first one."""
+        return self.at(version or self.rules_versions[0])

@@ -7,7 +7,7 @@ import shutil
 from datetime import date
 from pathlib import Path
 
-from domain.engine.versions import INDEX, version_digest
+from domain.engine.versions import INDEX, VERSIONS, version_digest
 import domain.games as games_package
 from domain.games import GAME_PACKAGES, load_games
 from service.logs import say
@@ -40,21 +40,31 @@ def next_version(current: str, today: date) -> str:
     return f"{base}-{int(n or 1) + 1}"
 
 
-def bump(game_id: str, folder: Path, lock_path: Path, today: date) -> tuple[str, str, list]:
-    """Freeze the game's current version (its digest into the lock file) and create the next as an editable copy;
-    return (frozen, new, the new version's files)."""
-    index_path = folder / "versions" / INDEX
+def bump(game_id: str, folder: Path, lock_path: Path, today: date) -> tuple[str, str, Path]:
+    """Freeze the game's current version whole (the package but versions/ copied into versions/<current>/, its digest
+    into the lock file) and make the package the next version; return (frozen, new, the frozen copy's folder)."""
+    index_path = folder / VERSIONS / INDEX
     index = json.loads(index_path.read_text(encoding="utf-8"))
     current = index["versions"][-1]
+    target = folder / VERSIONS / current
+    if target.exists():
+        raise FileExistsError(f"{target} exists already: {current} was frozen before")
+    shutil.copytree(folder, target, ignore=_not_frozen(folder))
     lock = read_lock(lock_path)
-    lock.setdefault(game_id, {})[current] = version_digest(folder / "versions" / current)
+    lock.setdefault(game_id, {})[current] = version_digest(target)
     new = next_version(current, today)
-    target = folder / "versions" / new
-    shutil.copytree(folder / "versions" / current, target, ignore=shutil.ignore_patterns("__pycache__"))
     index["versions"].append(new)
     write_json(index_path, index)
     write_json(lock_path, lock)
-    return current, new, sorted(str(p) for p in target.rglob("*") if p.is_file())
+    return current, new, target
+
+
+def _not_frozen(folder: Path):
+    """copytree's ignore: the package's own versions folder and caches stay out of a frozen copy."""
+    def ignore(directory, names):
+        top = Path(directory) == folder
+        return [n for n in names if n in ("__pycache__",) or n.endswith(".pyc") or (top and n == VERSIONS)]
+    return ignore
 
 
 def cmd_list(args) -> int:
@@ -74,16 +84,15 @@ def cmd_bump(args) -> int:
         say(f"turnstream rules bump: no game {args.game!r}; games: {', '.join(GAME_PACKAGES)}")
         return 2
     folder = game_folder(args.game)
-    frozen, new, files = bump(args.game, folder, LOCK, date.today())
-    say(f"{args.game}: {frozen} is frozen (its digest is in {LOCK}); new matches will use {new}.")
-    say(f"Edit the rules of {new} here:")
-    for path in files:
-        say(f"  {path}")
-    say(f"Logic that must differ from {frozen}: copy the module into versions/{frozen}/ first (it then keeps the old "
-        f"code), run the tests (the golden matches of {frozen} must replay the same), and add golden matches of {new}.")
-    board = args.game.replace("-", "_")  # its board module (service/web/boards)
-    say(f"A view that changes shape: copy service/web/boards/{board}.py to {board}_{frozen.replace('.', '_')}.py "
-        f"first, so that matches of {frozen} are still drawn.")
+    try:
+        frozen, new, target = bump(args.game, folder, LOCK, date.today())
+    except FileExistsError as exc:
+        say(f"turnstream rules bump: {exc}")
+        return 1
+    say(f"{args.game}: {frozen} is frozen whole in {target} (code, data, texts, board, bot knowledge; its digest is "
+        f"in {LOCK}): its matches are judged and shown by that copy for ever, and the tests fail on any edit of it.")
+    say(f"New matches get {new}: edit the package itself ({folder}, not versions/) to change the rules.")
+    say(f"Then: turnstream rules golden {args.game} (golden matches of {new}) and the tests.")
     return 0
 
 

@@ -58,7 +58,7 @@ def test_a_bumped_rule_leaves_every_earlier_match_as_it_was(settings, redis_clie
     before.live.stop()
 
     bump("uchronia", folder, tmp_path / "rules.lock.json", date(2026, 12, 1))
-    edit_json(folder / "versions" / "2026.12" / "uchronia.json", starting_hand=5)
+    edit_json(folder / "uchronia.json", starting_hand=5)
     after = build(settings, games={"uchronia": import_fresh(tmp_path)})  # a restarted process
     try:
         for mid in (finished, active):

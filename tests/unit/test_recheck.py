@@ -89,10 +89,10 @@ def test_events_that_do_not_fold_are_broken():
 
 
 def test_an_edited_rule_changes_the_commands_it_touches(tmp_path):
-    """Uchronia's released 2026.11 edited in place (a Plot refills to 4 cards, not 5): the setup still
+    """Uchronia's 2026.11 (the current version, used by matches) edited in place (a Plot refills to 4 cards, not 5): the setup still
     re-derives, the first Plot of each golden match does not."""
     folder = copy_game(tmp_path)
-    edit_json(folder / "versions" / "2026.11" / "uchronia.json", plot_refill_to=4)
+    edit_json(folder / "uchronia.json", plot_refill_to=4)
     games = dict(GAMES, uchronia=import_fresh(tmp_path))
     for n in (1, 2):
         doc = golden("uchronia", n)
@@ -131,7 +131,7 @@ def test_recheck_follows_a_rules_upgrade(tmp_path):
     upgrade and under 2026.12 after it: identical; an edit of 2026.12 after the fact is found under 2026.12."""
     folder = copy_game(tmp_path)
     bump("uchronia", folder, tmp_path / "rules.lock.json", date(2026, 12, 1))
-    edit_json(folder / "versions" / "2026.12" / "uchronia.json", plot_refill_to=4)
+    edit_json(folder / "uchronia.json", plot_refill_to=4)
     current = import_fresh(tmp_path)
     old = current.at("2026.11")
     store = GoldenStore(partitions=4)
@@ -153,7 +153,7 @@ def test_recheck_follows_a_rules_upgrade(tmp_path):
     upgraded = next(e["version"] for e in events if e["type"] == pe.RULES_UPGRADED)
     assert recheck(mid, events, {current.id: current}) == {"status": "identical", "version": None,
                                                            "rules": "2026.12", "reason": None}
-    edit_json(folder / "versions" / "2026.12" / "uchronia.json", plot_refill_to=5)
+    edit_json(folder / "uchronia.json", plot_refill_to=5)
     later = import_fresh(tmp_path)
     outcome = recheck(mid, events, {later.id: later})
     assert outcome["status"] == "changed" and outcome["rules"] == "2026.12" and outcome["version"] > upgraded

@@ -295,7 +295,7 @@ def uchronia_two_versions(tmp_path):
     """A copy of Uchronia bumped to 2026.12, whose operation limit is one higher; (game, folder)."""
     folder = copy_game(tmp_path)
     bump("uchronia", folder, tmp_path / "rules.lock.json", date(2026, 12, 1))
-    edit_json(folder / "versions" / "2026.12" / "uchronia.json", base_operation_limit=3)
+    edit_json(folder / "uchronia.json", base_operation_limit=3)
     return import_fresh(tmp_path), folder
 
 
@@ -333,13 +333,12 @@ def test_a_uchronia_match_moves_to_its_bumped_rules(uchronia_two_versions):
 
 
 def test_a_uchronia_version_whose_code_cannot_read_the_history_is_refused(tmp_path):
-    """2026.12 changes code the designer's way (the old evolve frozen into versions/2026.11/, the shared one
-    edited): its evolve reads dealt cards from a field the stored events do not have. Moving a 2026.11 match
+    """2026.12 changes code the designer's way (bump: 2026.11 frozen whole; then the package's evolve edited): its
+    evolve reads dealt cards from a field the stored events do not have. Moving a 2026.11 match
     there is refused, naming the event; the version itself and its data are fine for new matches' setup."""
     folder = copy_game(tmp_path)
     bump("uchronia", folder, tmp_path / "rules.lock.json", date(2026, 12, 1))
     shared = folder / "evolve.py"
-    (folder / "versions" / "2026.11" / "evolve.py").write_text(shared.read_text())
     code = shared.read_text()
     assert 'for color in d.get("colors", []):' in code
     shared.write_text(code.replace('for color in d.get("colors", []):', 'for color in d["cards"]:'))

@@ -22,27 +22,57 @@ def folder_of(game_id: str) -> Path:
     return Path(importlib.import_module(GAME_PACKAGES[game_id]).__file__).parent
 
 
+FREEZE_ADVICE = ("a released rules version never changes: undo this edit (git checkout -- {folder}) and make the "
+                 "change in the current version, the package itself (after `turnstream rules bump {game}` if "
+                 "matches use it)")
+
+
+def frozen_problems(game_id: str, folder: Path, lock: dict) -> list:
+    """What is wrong with a game's frozen versions: an edited copy, a missing one, an older version not frozen."""
+    versions = json.loads((folder / "versions" / INDEX).read_text())["versions"]
+    problems = []
+    for version, digest in sorted(lock.get(game_id, {}).items()):
+        copy = folder / "versions" / version
+        if not (copy / "__init__.py").is_file():
+            problems.append(f"{game_id} {version} is locked but its frozen copy {copy} is missing")
+        elif version_digest(copy) != digest:
+            problems.append(f"{game_id} {version} was edited in {copy} after its release: "
+                            + FREEZE_ADVICE.format(folder=copy, game=game_id))
+    problems += [f"{game_id} {v} is older than the current version but not frozen (turnstream rules bump)"
+                 for v in versions[:-1] if v not in lock.get(game_id, {})]
+    return problems
+
+
 @pytest.mark.parametrize("game_id", sorted(GAME_PACKAGES))
 def test_every_released_version_is_frozen_as_locked(game_id):
-    """A released version's folder (data and frozen modules) has the digest the lock file recorded: editing it
-    in place fails here. Only the newest version may be a draft (not locked yet)."""
-    lock = read_lock(LOCK)[game_id]
+    """A frozen version's copy (its code, data, texts, board, bot knowledge) has the digest the lock recorded: any
+    edit of it fails here, saying what to do. Only the newest version, the package itself, is editable."""
+    assert frozen_problems(game_id, folder_of(game_id), read_lock(LOCK)) == []
     versions = json.loads((folder_of(game_id) / "versions" / INDEX).read_text())["versions"]
-    for version in versions:
-        if version in lock:
-            assert version_digest(folder_of(game_id) / "versions" / version) == lock[version], \
-                f"{game_id} {version} was edited after its release: make a new version (turnstream rules bump)"
-    assert all(v in lock for v in versions[:-1]), "every version but the newest is released and locked"
-    assert versions[0] == "2026.11", "the matches stored before rules versions are version 2026.11"
+    assert versions[0] == "2026.11" or game_id not in ORIGINAL_GAMES, "matches stored before versions are 2026.11"
 
 
-def test_the_lock_test_would_fail_on_an_edited_release(tmp_path):
-    """Editing a released version's data changes its digest."""
-    folder = copy_game(tmp_path)
-    data = folder / "versions" / "2026.11" / "uchronia.json"
-    before = version_digest(data.parent)
-    edit_json(data, starting_hand=5)
-    assert version_digest(data.parent) != before
+ORIGINAL_GAMES = {"uchronia", "merchant-of-venus", "ti4-exploration", "origins"}
+
+
+def test_the_lock_test_fails_on_any_edit_of_a_frozen_copy(tmp_path):
+    """After a bump, editing a frozen copy's code (not only its data) is caught with the advice."""
+    folder, lock_path = copy_game(tmp_path), tmp_path / "rules.lock.json"
+    bump("uchronia", folder, lock_path, date(2026, 12, 1))
+    assert frozen_problems("uchronia", folder, read_lock(lock_path)) == []
+    scoring = folder / "versions" / "2026.11" / "state.py"
+    scoring.write_text(scoring.read_text() + "\n# an innocent-looking edit\n")
+    problems = frozen_problems("uchronia", folder, read_lock(lock_path))
+    assert len(problems) == 1 and "was edited" in problems[0] and "git checkout" in problems[0]
+
+
+def test_editing_the_current_version_after_a_bump_passes_the_lock_test(tmp_path):
+    """The designer's way: bump, then edit the package itself: the frozen copy is untouched, so the lock holds."""
+    folder, lock_path = copy_game(tmp_path), tmp_path / "rules.lock.json"
+    bump("uchronia", folder, lock_path, date(2026, 12, 1))
+    (folder / "state.py").write_text((folder / "state.py").read_text() + "\n# the new rules\n")
+    edit_json(folder / "uchronia.json", starting_hand=5)
+    assert frozen_problems("uchronia", folder, read_lock(lock_path)) == []
 
 
 def test_the_next_version_is_this_month_or_a_counter():
@@ -66,9 +96,10 @@ def test_a_bump_freezes_the_current_version_and_matches_keep_theirs(tmp_path):
     folder, lock = copy_game(tmp_path), tmp_path / "rules.lock.json"
     frozen, new, files = bump("uchronia", folder, lock, date(2026, 12, 1))
     assert (frozen, new) == ("2026.11", "2026.12")
-    assert json.loads(lock.read_text())["uchronia"]["2026.11"] == version_digest(folder / "versions" / "2026.11")
-    assert str(folder / "versions" / "2026.12" / "uchronia.json") in files
-    edit_json(folder / "versions" / "2026.12" / "uchronia.json", starting_hand=5)
+    assert json.loads(lock.read_text())["uchronia"]["2026.11"] == version_digest(files)
+    assert files == folder / "versions" / "2026.11" and (files / "uchronia.json").is_file()
+    assert (files / "game.py").is_file() and not (files / "versions").exists(), "the whole package is frozen"
+    edit_json(folder / "uchronia.json", starting_hand=5)
     game = import_fresh(tmp_path)
     assert (game.rules_version, game.rules_versions) == ("2026.12", ("2026.11", "2026.12"))
     assert dealt(game) == 5 and dealt(game, "2026.11") == 6
