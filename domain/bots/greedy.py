@@ -18,7 +18,7 @@ def outcome_value(game, state: dict, player: str) -> tuple:
     if result is not None:
         winners = result.get("winners") or []
         finished = 1 if player in winners else -1
-    return finished, advantage(game.id, state, player)
+    return finished, advantage(game, state, player)
 
 
 def best_value(game, state: dict, player: str, dice: int, follow_ups: int) -> tuple:

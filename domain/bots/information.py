@@ -6,9 +6,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from domain.engine.contract import no_hidden_information
 from domain.engine.rng import Rng
-
-from .hidden import RESAMPLERS
 
 
 class SimRng(Rng):
@@ -61,7 +60,7 @@ class InformationSet:
 
 def information_set(game, state: dict, player: str) -> InformationSet:
     """The information set of `player` in `state`: the only thing a bot decides from."""
-    resample = RESAMPLERS[game.id]
+    resample = game.bots.resample if game.bots is not None else no_hidden_information
     snapshot = json.loads(json.dumps(state))  # the caller may go on mutating its state
     legal = canonical(game.legal_commands(snapshot, player))
     offers = getattr(game, "offer_commands", frozenset())  # a bot asks nobody to answer an offer

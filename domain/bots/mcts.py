@@ -6,7 +6,7 @@ a state consistent with the view, walks the tree choosing, for whoever moves, th
 best UCB among those legal in that determinization (counting availability, as single-observer ISMCTS
 does), adds one node, plays an epsilon-greedy playout for a bounded depth with the game's own
 decide/evolve (whoever moves sends the command whose immediate outcome scores best for them on the
-per-game evaluation, or a random one with probability EPSILON), and scores the end with that evaluation.
+game's evaluation, or a random one with probability EPSILON), and scores the end with that evaluation.
 """
 from __future__ import annotations
 
@@ -14,14 +14,11 @@ import json
 import math
 
 from . import greedy
-from .evaluation import SCORES, reward
+from .evaluation import reward, squashed
 from .information import InformationSet, SimRng, canonical, command_key
 from .simulate import step, to_move
 
-EXPLORATION = 0.7
-# a game whose outcomes sit close together (Origins' citizen dice) wants the visits on its best candidates:
-# measured over the same 100 matches against greedy, Origins won 55 at 0.7 and 60 at 0.25
-EXPLORATION_BY_GAME = {"origins": 0.25}
+EXPLORATION = 0.7  # the UCB constant of a game whose Bots declare none
 ROLLOUT_DEPTH = 6
 CANDIDATES = 4  # the greedy ranking's best commands the root searches among
 DEFAULT_ITERATIONS = 200  # without a stop condition (tests, benchmarks pass their own)
@@ -45,15 +42,16 @@ class Node:
         return self.total / self.visits + exploration * math.sqrt(math.log(max(self.available, 1)) / self.visits)
 
 
-def exploration_for(game_id: str) -> float:
-    """The UCB exploration constant of a game's search."""
-    return EXPLORATION_BY_GAME.get(game_id, EXPLORATION)
+def exploration_for(game) -> float:
+    """The UCB exploration constant of a game's search (its Bots' own, else the default)."""
+    own = game.bots.exploration if game.bots is not None else None
+    return EXPLORATION if own is None else own
 
 
 def _iterate(info: InformationSet, root: Node, rng: SimRng, depth: int) -> None:
     """One determinization: select, expand, roll out, back up."""
     game = info.game
-    exploration = exploration_for(game.id)
+    exploration = exploration_for(game)
     state = info.sample(rng)
     node, path = root, []
     while game.result(state) is None:
@@ -114,11 +112,6 @@ def playout_choice(game, state: dict, actor: str, legal: list, rng: SimRng) -> d
     return best
 
 
-def scale(info: InformationSet) -> float:
-    """The game's advantage scale (what a clear lead is worth)."""
-    return SCORES[info.game.id][2]
-
-
 def choose(info: InformationSet, seed: int, should_stop=None, iterations: int | None = None,
            depth: int = ROLLOUT_DEPTH) -> dict:
     """Search until `iterations` are done or `should_stop()` says so; send the most visited root command."""
@@ -129,7 +122,7 @@ def choose(info: InformationSet, seed: int, should_stop=None, iterations: int | 
     for value, command in greedy.rank(info, rng, should_stop)[:CANDIDATES]:
         child = root.children[command_key(command)] = Node(command, info.player)
         child.visits, child.available = 1, 1  # one virtual visit worth the greedy evaluation
-        child.total = 1.0 if value[0] > 0 else 0.0 if value[0] < 0 else 0.5 + 0.5 * math.tanh(value[1] / scale(info))
+        child.total = 1.0 if value[0] > 0 else 0.0 if value[0] < 0 else squashed(info.game, value[1])
     limit = iterations if iterations is not None else (None if should_stop else DEFAULT_ITERATIONS)
     done = 0
     while limit is None or done < limit:

@@ -16,6 +16,7 @@ from domain.engine.versions import rules_fields
 from domain.engine.text import T
 
 from . import contact, data, movement, trading, turns
+from .bots import BOTS
 from .command_text import describe_command
 from .describe import describe
 from .evolve import evolve, initial_state
@@ -177,6 +178,7 @@ GAME = Game(
     on_timeout=on_timeout,
     describe=describe,
     describe_command=describe_command,
+    bots=BOTS,
     table=TABLE,
     **rules_fields(__package__),
 )

@@ -27,6 +27,7 @@ from __future__ import annotations
 from domain.engine import Game
 from domain.engine.versions import rules_fields
 
+from .bots import BOTS
 from .command_text import describe_command
 from .describe import describe
 from .evolve import evolve, initial_state
@@ -74,6 +75,7 @@ GAME = Game(
     on_timeout=on_timeout,
     describe=describe,
     describe_command=describe_command,
+    bots=BOTS,
     table=TABLE,
     **rules_fields(__package__),
 )

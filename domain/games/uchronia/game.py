@@ -4,6 +4,7 @@ from __future__ import annotations
 from domain.engine import Game
 from domain.engine.versions import rules_fields
 
+from .bots import BOTS
 from .command_text import describe_command
 from .commands import decide
 from .data import DATA
@@ -70,6 +71,7 @@ GAME = Game(
     on_timeout=_on_timeout,
     describe=describe,
     describe_command=describe_command,
+    bots=BOTS,
     table=TABLE,
     **rules_fields(__package__),
 )

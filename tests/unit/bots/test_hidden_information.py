@@ -1,23 +1,22 @@
 """Bots decide from their seat's information set only: swapping what the seat cannot see changes nothing."""
 from __future__ import annotations
 
-import importlib
 import json
 import random
 
 import pytest
 
 from domain.bots import choose, information_set
-from domain.bots.hidden import RESAMPLERS
 from domain.bots.information import SimRng
-from domain.games import GAME_PACKAGES
+from domain.games import load_games
 from tests.gamekit import apply_all, start
 
 POSITIONS = 4  # positions per game, spread over one random playout
+GAMES = load_games()
 
 
 def _game(game_id):
-    return importlib.import_module(GAME_PACKAGES[game_id]).GAME
+    return GAMES[game_id]
 
 
 def positions(game, players=("a", "b", "c"), seed=3):
@@ -35,12 +34,12 @@ def positions(game, players=("a", "b", "c"), seed=3):
 
 def swapped(game, state, player, seed):
     """The state with every part `player` cannot see drawn anew (the view must stay the same)."""
-    other = RESAMPLERS[game.id](state, player, SimRng(seed))
+    other = game.bots.resample(state, player, SimRng(seed))
     assert game.view(other, player) == game.view(state, player)
     return other
 
 
-@pytest.mark.parametrize("game_id", list(GAME_PACKAGES))
+@pytest.mark.parametrize("game_id", list(GAMES))
 def test_determinizations_keep_the_view(game_id):
     """Every determinization a bot samples shows its seat exactly the view it was given."""
     game = _game(game_id)
@@ -50,7 +49,7 @@ def test_determinizations_keep_the_view(game_id):
             assert game.view(info.sample(SimRng(seed)), player) == info.view
 
 
-@pytest.mark.parametrize("game_id", list(GAME_PACKAGES))
+@pytest.mark.parametrize("game_id", list(GAMES))
 def test_swapping_hidden_parts_changes_no_choice(game_id):
     """random, greedy and MCTS (fixed seed and iterations) send the same command whatever the hidden
     parts are, as long as the seat's view is the same; and the swaps really change hidden parts."""
@@ -68,7 +67,7 @@ def test_swapping_hidden_parts_changes_no_choice(game_id):
         assert changed, "no swap changed any hidden part: the test would prove nothing"
 
 
-@pytest.mark.parametrize("game_id", list(GAME_PACKAGES))
+@pytest.mark.parametrize("game_id", list(GAMES))
 def test_choices_are_legal_and_reproducible(game_id):
     """Each level sends one of the seat's legal commands, and the same one again for the same seed."""
     game = _game(game_id)
