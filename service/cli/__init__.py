@@ -206,6 +206,12 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def load_env_file(path: str = ".env") -> None:
+    """Settings from ./.env as the Procfile's runner (honcho) reads them; the process environment wins."""
+    from dotenv import load_dotenv
+    load_dotenv(Path(path), override=False)
+
+
 def main(argv=None) -> int:
     """Entry point of the `turnstream` console script. A setting that cannot work, or a Redis that cannot be
     used, is one line on standard error, never a traceback."""
@@ -215,6 +221,7 @@ def main(argv=None) -> int:
     from service.config import ConfigError
     from service.store.connections import Misconfigured, redis_problem
     args = build_parser().parse_args(argv)
+    load_env_file()
     try:
         settings = _settings()
     except ConfigError as exc:

@@ -13,7 +13,9 @@ import time
 from pathlib import Path
 
 from domain.engine import audit as audit_mod
+from domain.engine import platform_events as pe
 from domain.engine.recheck import BROKEN, CHANGED, IDENTICAL, recheck
+from domain.engine.versions import data_digest
 
 BATCH = 100  # matches read from Redis in one pipelined round trip
 PROGRESS_SECONDS = 2.0
@@ -78,6 +80,75 @@ def exported_matches(paths: list):
                doc.get("secret_seed") or doc.get("seed"))
 
 
+# -- the rules versions in use: what judged them then, what would judge them now --------------------------------
+class VersionsInUse:
+    """Every (game, rules version) the checked matches are judged by, the matches on each, and the digests their
+    creation recorded; `problems` compares them with this code's and the lock's (a frozen version's) digests."""
+
+    def __init__(self):
+        self.matches: dict = {}  # (game, version) -> [match id]
+        self.recorded: dict = {}  # (game, version) -> {digest recorded by match_created}
+
+    def note(self, match_id: str, envelopes) -> None:
+        """Record the versions one match is judged by (its creation's, then each rules_upgraded's)."""
+        if isinstance(envelopes, str):
+            return
+        game = None
+        for env in envelopes:
+            data = env.get("data") or {}
+            if env.get("scope") != pe.PLATFORM:
+                continue
+            if env.get("type") == pe.MATCH_CREATED:
+                game = data.get("game")
+                key = (game, data.get("rules_version"))
+                if data.get("rules_digest"):
+                    self.recorded.setdefault(key, set()).add(data["rules_digest"])
+            elif env.get("type") == pe.RULES_UPGRADED and game is not None:
+                key = (game, data.get("to"))
+            else:
+                continue
+            self.matches.setdefault(key, []).append(match_id)
+
+    def watch(self, items):
+        """Pass the source's items through, noting each."""
+        for item in items:
+            self.note(item[0], item[1])
+            yield item
+
+    def problems(self, games: dict, lock: dict) -> list:
+        """[(game, version, why, [match ids])] for each version in use that this code would judge differently."""
+        found, legacy = [], 0
+        for (game_id, version), ids in sorted(self.matches.items(), key=lambda kv: (str(kv[0][0]), str(kv[0][1]))):
+            game = games.get(game_id)
+            if game is None:
+                found.append((game_id, version, "this code has no such game", ids))
+                continue
+            try:
+                rules = game.created_under(version)
+            except ValueError:
+                found.append((game_id, version, "this code does not have that rules version", ids))
+                continue
+            now, frozen = rules.rules_digest, (lock.get(game_id) or {}).get(rules.rules_version)
+            old = self.recorded.get((game_id, version), set())
+            legacy_data = data_digest(rules.table.folder) if rules.table is not None else None
+            if frozen is not None and frozen != now:
+                found.append((game_id, rules.rules_version, f"its frozen copy was edited (lock {frozen[:12]}, "
+                              f"code {now[:12]})", ids))
+            elif any(d not in (now, legacy_data, frozen) for d in old):
+                was = ", ".join(sorted(d[:12] for d in old if d not in (now, legacy_data, frozen)))
+                found.append((game_id, rules.rules_version, f"its code or data changed in place (recorded {was}, "
+                              f"code {now[:12]}): bump the rules version instead", ids))
+            legacy += sum(1 for d in old if d == legacy_data and d != now)
+        self.legacy = legacy
+        return found
+
+
+def version_lines(problems: list) -> list:
+    """One line per changed or missing rules version, naming every stored match judged by it."""
+    return [f"rules {game} {version}: {why}; {len(ids)} stored match{'es' if len(ids) != 1 else ''} judged by it: "
+            f"{', '.join(sorted(set(ids)))}" for game, version, why, ids in problems]
+
+
 # -- the run ----------------------------------------------------------------------------------------------------
 class Progress:
     """A line on standard error every PROGRESS_SECONDS: matches done of the total and matches per second."""
@@ -128,11 +199,12 @@ def outcomes(matches, games: dict, jobs: int):
         yield from pool.imap(_worker_check, matches, chunksize=16)
 
 
-def run_check(matches, total: int, games: dict, out, err, jobs: int = 1) -> dict:
-    """Check every match; print a line per one that is not identical (to `out`, None: nowhere); the summary."""
+def run_check(matches, total: int, games: dict, out, err, jobs: int = 1, lock: dict | None = None) -> dict:
+    """Check every match; print a line per one that is not identical (to `out`, None: nowhere), then one per rules
+    version in use that this code changed; the summary."""
     counts = {IDENTICAL: 0, CHANGED: 0, BROKEN: 0}
-    found, progress = [], Progress(total, err)
-    for done, (match_id, outcome) in enumerate(outcomes(matches, games, jobs), 1):
+    found, progress, in_use = [], Progress(total, err), VersionsInUse()
+    for done, (match_id, outcome) in enumerate(outcomes(in_use.watch(matches), games, jobs), 1):
         counts[outcome["status"]] += 1
         if outcome["status"] != IDENTICAL:
             found.append(dict(outcome, match=match_id))
@@ -141,22 +213,38 @@ def run_check(matches, total: int, games: dict, out, err, jobs: int = 1) -> dict
         progress.tick(done)
     seconds = progress.clock() - progress.start
     checked = sum(counts.values())
+    problems = in_use.problems(games, read_lock() if lock is None else lock)
+    if out is not None:
+        for line in version_lines(problems):
+            print(line, file=out, flush=True)
     return {"checked": checked, "seconds": round(seconds, 3),
-            "per_second": round(checked / seconds, 1) if seconds > 0 else None, **counts, "matches": found}
+            "per_second": round(checked / seconds, 1) if seconds > 0 else None, **counts, "matches": found,
+            "rules_changed": [{"game": g, "version": v, "reason": why, "matches": sorted(set(ids))}
+                              for g, v, why, ids in problems],
+            "recorded_data_only": in_use.legacy}
+
+
+def read_lock() -> dict:
+    """The frozen versions' digests (domain/games/rules.lock.json)."""
+    from service.cli.rules import read_lock as read
+    return read()
 
 
 def summary_line(summary: dict) -> str:
     """The count line."""
     rate = f"{summary['per_second']:.0f}" if summary["per_second"] is not None else "-"
+    versions = len(summary.get("rules_changed") or [])
     return (f"checked {summary['checked']} matches in {summary['seconds']:.1f} s ({rate} matches/s): "
-            f"{summary[IDENTICAL]} identical, {summary[CHANGED]} changed, {summary[BROKEN]} broken")
+            f"{summary[IDENTICAL]} identical, {summary[CHANGED]} changed, {summary[BROKEN]} broken"
+            + (f"; {versions} rules version{'s' if versions != 1 else ''} changed in place" if versions else ""))
 
 
 def upgrade_check(w=None, export: str | None = None, games: dict | None = None, as_json: bool = False,
-                  out=None, err=None, jobs: int = 1) -> int:
+                  out=None, err=None, jobs: int = 1, allow_empty: bool = False, lock: dict | None = None) -> int:
     """Check the matches of the wiring `w`'s Redis (or of the backup folder `export`) under `games` (default:
     the wiring's, or the installed games; `jobs` > 1: the installed games, in that many processes); exit status
-    0 when all are identical, 1 otherwise."""
+    0 when all are identical and no rules version in use changed, 1 otherwise (also when there is nothing to
+    check, unless `allow_empty`)."""
     out, err = out or sys.stdout, err or sys.stderr
     if export is not None:
         from domain.games import load_games
@@ -168,12 +256,29 @@ def upgrade_check(w=None, export: str | None = None, games: dict | None = None, 
         from service.app.backup import match_ids
         ids = match_ids(w)
         matches, total = stored_matches(w.store, ids), len(ids)
-    summary = run_check(matches, total, games, None if as_json else out, err, jobs)
+    if total == 0 and not allow_empty:
+        print(f"turnstream upgrade-check: {nothing_here(w, export)}: nothing was checked (--allow-empty when that is "
+              "expected)", file=err)
+        return 1
+    summary = run_check(matches, total, games, None if as_json else out, err, jobs, lock)
     if as_json:
         print(json.dumps(summary, indent=2), file=out)
     else:
         print(summary_line(summary), file=out)
-    return 0 if summary[IDENTICAL] == summary["checked"] else 1
+    return 0 if summary[IDENTICAL] == summary["checked"] and not summary["rules_changed"] else 1
+
+
+def nothing_here(w, export: str | None) -> str:
+    """Why a source has no match: an empty folder, an empty Redis, or one that holds no turnstream data."""
+    if export is not None:
+        return f"{export} holds no match files"
+    from service.store.connections import shown_url
+    where = shown_url(w.settings.redis_url)
+    if w.redis.dbsize() == 0:
+        return f"the Redis at {where} is empty"
+    if next(iter(w.redis.scan_iter(match="ts:*", count=1000)), None) is None:
+        return f"the Redis at {where} holds no turnstream data (another application's database?)"
+    return f"the Redis at {where} holds no match"
 
 
 def cmd_upgrade_check(args) -> int:
@@ -183,9 +288,9 @@ def cmd_upgrade_check(args) -> int:
             print(f"turnstream upgrade-check: {args.export} is not a folder (give the folder "
                   "`turnstream export --all -o DIR` wrote)", file=sys.stderr)
             return 2
-        return upgrade_check(export=args.export, as_json=args.json, jobs=args.jobs)
+        return upgrade_check(export=args.export, as_json=args.json, jobs=args.jobs, allow_empty=args.allow_empty)
     from service.bootstrap import build
-    return upgrade_check(build(), as_json=args.json, jobs=args.jobs)
+    return upgrade_check(build(), as_json=args.json, jobs=args.jobs, allow_empty=args.allow_empty)
 
 
 def _jobs(raw: str) -> int:
@@ -211,18 +316,24 @@ def add_commands(sub) -> None:
                     "commitment, every revealed draw, the opening setup) and every event the rules derive "
                     "(setup, each command's events from a legal command and the recorded draws, turn "
                     "timeouts, the final result) must be derived again identically under the rules version "
-                    "the match is pinned to (match_created's, then each rules_upgraded's). Prints one line per "
+                    "the match is pinned to (match_created's, then each rules_upgraded's). Every rules version in use "
+                    "must also be the one its matches were created under: a version whose files' digest differs "
+                    "from the one its matches recorded (or from the lock, for a frozen one), or that this code "
+                    "lacks, fails the check naming every stored match judged by it. Prints one line per "
                     "match that is not: '<match>: changed at version V under rules R: <reason>' or "
                     "'<match>: broken at version V: <reason>', progress on standard error every 2 s, then "
                     "'checked N matches in S s (M matches/s): K identical, C changed, B broken'. Reads the "
                     "Redis at REDIS_URL (REDIS_CLUSTER=1 for a cluster), or with --export a backup folder. "
-                    "Exit status: 0 all identical, 1 some changed or broken, 2 Redis unreachable or a bad "
-                    "folder.")
+                    "Settings are read from the environment and ./.env. Exit status: 0 all identical, 1 some "
+                    "changed or broken, a rules version changed, or nothing to check (see --allow-empty), 2 "
+                    "Redis unreachable or a bad folder.")
     check.add_argument("--export", metavar="DIR", default=None,
                        help="check the operator backup folder DIR (written by `turnstream export --all -o DIR`: "
                             "DIR/matches/<id>.json) instead of Redis; needs no Redis")
     check.add_argument("--json", action="store_true",
                        help="print the summary and every match that is not identical as one JSON document")
+    check.add_argument("--allow-empty", action="store_true",
+                       help="exit 0 when there is no match to check (else an empty or foreign database is an error)")
     check.add_argument("--jobs", type=_jobs, default=1, metavar="N",
                        help="check in N processes (default 1; 0: one per core); the matches are read here")
     check.set_defaults(func=_guarded(cmd_upgrade_check))

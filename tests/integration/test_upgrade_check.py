@@ -19,7 +19,7 @@ from tests.invites import create_started, start_http
 from tests.rules_copies import copy_game, edit_json, import_fresh
 
 COUNT_LINE = re.compile(r"^checked (\d+) matches in [0-9.]+ s \([0-9-]+ matches/s\): (\d+) identical, (\d+) changed, "
-                        r"(\d+) broken$")
+                        r"(\d+) broken(?:; \d+ rules versions? changed in place)?$")
 
 
 def play(w, match_id: str, seed: str, commands: int | None = None) -> None:
@@ -59,7 +59,7 @@ def stored(wiring, client, make_user):
 def edited_uchronia(tmp_path):
     """Uchronia with its released 2026.11 edited in place: 5 starting cards instead of 6 (what must never be)."""
     folder = copy_game(tmp_path)
-    edit_json(folder / "versions" / "2026.11" / "uchronia.json", starting_hand=5)
+    edit_json(folder / "uchronia.json", starting_hand=5)
     return import_fresh(tmp_path)
 
 
@@ -89,11 +89,74 @@ def test_an_edited_release_names_every_match_it_changes(wiring, stored, tmp_path
     assert upgrade_check(wiring, games=games) == 1
     out = capsys.readouterr().out
     uchronia = sorted(mid for mid, (game_id, _) in stored.items() if game_id == "uchronia")
-    lines = out.strip().splitlines()
-    assert sorted(line.split(":", 1)[0] for line in lines[:-1]) == uchronia
-    for line in lines[:-1]:
+    lines = [line for line in out.strip().splitlines()[:-1] if not line.startswith("rules ")]
+    assert sorted(line.split(":", 1)[0] for line in lines) == uchronia
+    for line in lines:
         assert re.search(r": changed at version \d+ under rules 2026\.11: the setup events differ", line), line
     assert counts(out) == (len(stored), len(stored) - len(uchronia), len(uchronia), 0)
+
+
+def rules_line(out: str) -> str:
+    """The one line naming a rules version changed in place."""
+    found = [line for line in out.splitlines() if line.startswith("rules ")]
+    assert len(found) == 1, out
+    return found[0]
+
+
+def test_an_in_place_code_edit_names_every_match_of_that_version(wiring, stored, tmp_path, capsys):
+    """A logic edit of Uchronia's current version that no move so far reached (its scoring): every match re-derives
+    identically, yet the version's digest differs from the one its matches recorded, so upgrade-check exits 1
+    naming every Uchronia match, the running one too."""
+    folder = copy_game(tmp_path)
+    state = folder / "state.py"
+    state.write_text(state.read_text() + "\n\ndef vp_bonus(points):\n    return points + 1\n")
+    games = dict(wiring.games, uchronia=import_fresh(tmp_path))
+    assert upgrade_check(wiring, games=games) == 1
+    out = capsys.readouterr().out
+    line = rules_line(out)
+    uchronia = sorted(mid for mid, (game_id, _) in stored.items() if game_id == "uchronia")
+    assert line.startswith("rules uchronia 2026.11: its code or data changed in place") and "bump" in line
+    assert all(mid in line for mid in uchronia) and f"{len(uchronia)} stored matches" in line
+    assert any(not finished for mid, (g, finished) in stored.items() if mid in line), "a running match is named"
+    assert counts(out)[1] == len(stored) and "1 rules version changed in place" in out.splitlines()[-1]
+
+
+def test_after_a_bump_the_same_edit_keeps_every_match_on_its_rules(wiring, stored, tmp_path, capsys):
+    """The designer's way: bump (2026.11 frozen whole), then the same edit of the package: the stored matches are
+    judged by the frozen copy, identical to what they recorded; exit 0; new matches get 2026.12."""
+    from datetime import date
+    from service.cli.rules import bump, read_lock
+    folder, lock_path = copy_game(tmp_path), tmp_path / "rules.lock.json"
+    bump("uchronia", folder, lock_path, date(2026, 12, 1))
+    state = folder / "state.py"
+    state.write_text(state.read_text() + "\n\ndef vp_bonus(points):\n    return points + 1\n")
+    game = import_fresh(tmp_path)
+    assert upgrade_check(wiring, games=dict(wiring.games, uchronia=game), lock=read_lock(lock_path)) == 0
+    assert "rules " not in capsys.readouterr().out
+    assert game.rules_version == "2026.12" and game.at("2026.11").rules_digest == read_lock(lock_path)["uchronia"]["2026.11"]
+
+
+def test_an_empty_or_foreign_database_is_not_a_clean_check(wiring, monkeypatch, capsys):
+    """Nothing to check is exit 1 with one line saying why (a wrong REDIS_URL checks nothing), unless --allow-empty."""
+    monkeypatch.setenv("REDIS_URL", wiring.settings.redis_url)
+    wiring.redis.flushdb()
+    wiring.redis.set("someone:else", "1")
+    assert cli_main(["upgrade-check"]) == 1
+    err = capsys.readouterr().err
+    assert "nothing was checked" in err and "--allow-empty" in err and len(err.strip().splitlines()) == 1
+    assert cli_main(["upgrade-check", "--allow-empty"]) == 0
+    assert counts(capsys.readouterr().out) == (0, 0, 0, 0)
+
+
+def test_the_command_line_reads_dot_env(wiring, monkeypatch, tmp_path, capsys):
+    """REDIS_URL from ./.env, as the Procfile's runner reads it: the check runs against that Redis."""
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".env").write_text(f"# the service's settings\nREDIS_URL={wiring.settings.redis_url}\n")
+    wiring.redis.flushdb()
+    assert cli_main(["upgrade-check"]) == 1
+    assert "nothing was checked" in capsys.readouterr().err
+    monkeypatch.delenv("REDIS_URL", raising=False)
 
 
 def test_a_backup_folder_is_checked_without_redis(wiring, stored, tmp_path, capsys):
