@@ -62,6 +62,8 @@ import json
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from .versions import UnknownRulesVersion
+
 FIRST_RULES_VERSION = "2026.11"  # what every match created before rules versions recorded
 ALL = "*"  # the viewer that may see everything (used once a match is finished, and by audits)
 
@@ -162,7 +164,7 @@ class Game:
         if version is None or version == self.rules_version:
             return self
         if self.at_version is None:
-            raise ValueError(f"{self.id} has only rules version {self.rules_version}, not {version!r}")
+            raise UnknownRulesVersion(self.id, version, (self.rules_version,))
         return self.at_version(version)
 
     def created_under(self, version: str | None) -> "Game":

@@ -102,7 +102,7 @@ def load_version(package: str, version: str):
     if version == known[-1]:
         return importlib.import_module(base)
     if version not in known or not (folder / "__init__.py").is_file():
-        raise UnknownRulesVersion(base.rpartition(".")[2], version, known)
+        raise UnknownRulesVersion(base.rpartition(".")[2].replace("_", "-"), version, known)
     name = module_name(base, version)
     if name in sys.modules:
         return sys.modules[name]

@@ -78,6 +78,18 @@ class VersionConflict(Conflict):
     default_code = "version_conflict"
 
 
+class RulesVersionUnavailable(Conflict):
+    """The match is judged by a rules version this server does not have (a rollback, or an older host in a mixed
+    deploy): it is neither read nor changed here."""
+
+    default_code = "rules_version_unavailable"
+
+    def __init__(self, game: str, version: str):
+        super().__init__(f"this match is played under {game} rules version {version}, which this server does not "
+                         f"have (it runs older code): try again once every server is updated", game=game,
+                         rules_version=version)
+
+
 class RuleRefused(AppError):
     """The game's (or the platform's) rules refuse the command; `rule` names the rule id."""
 

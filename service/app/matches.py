@@ -16,8 +16,10 @@ from domain.engine import platform_events as pe
 from domain.engine.hashing import canonical_json, hash_body, salt_for
 from domain.engine.rng import commitment
 from domain.engine.timestamps import format_time
+from domain.engine.versions import UnknownRulesVersion
 
-from service.app.errors import AppError, Conflict, Invalid, NotFound, NotSeated, Unavailable, VersionConflict, refused
+from service.app.errors import (AppError, Conflict, Invalid, NotFound, NotSeated, RulesVersionUnavailable, Unavailable,
+                                VersionConflict, refused)
 
 
 def utc_now() -> str:
@@ -124,7 +126,10 @@ class MatchService:
             if res.envelopes[0]["version"] != match.version + 1:
                 self.cache.evict(match_id)
                 raise Unavailable("the event store returned a gap; retry", "store_inconsistent")
-            agg.fold(match_id, res.envelopes, self.games, into=match)
+            try:
+                agg.fold(match_id, res.envelopes, self.games, into=match)
+            except UnknownRulesVersion as exc:  # nothing of it is cached: a later deploy may have the version
+                raise RulesVersionUnavailable(exc.game, exc.version) from None
         self.cache.put(match_id, match, secret)
         return match, secret, res.answer
 
