@@ -12,6 +12,10 @@ class Settings:
     redis_url: str = "redis://127.0.0.1:6379/0"
     redis_cluster: bool = False
     rq_redis_url: str = ""
+    redis_sentinels: tuple = ()  # ((host, port), ...): find the primary through Redis Sentinel
+    redis_sentinel_master: str = "turnstream"
+    min_replicas: int = 0  # a write is answered as done only once this many replicas hold it (Redis WAIT)
+    replica_wait_ms: int = 500
     partitions: int = 64
     max_body_bytes: int = 64 * 1024
     cache_size: int = 2000
@@ -78,6 +82,31 @@ def redis_url(name: str, value: str) -> str:
     return value
 
 
+def sentinels(value: str) -> tuple:
+    """REDIS_SENTINELS: `host:port,host:port,...` as ((host, port), ...), checked now (a typo fails at start-up)."""
+    found = []
+    for item in (part.strip() for part in value.split(",") if part.strip()):
+        host, _, port = item.rpartition(":")
+        if not host or not port.isdigit():
+            raise ConfigError(f"REDIS_SENTINELS: {item!r} is not host:port (e.g. 10.0.0.1:26379,10.0.0.2:26379)")
+        found.append((host.strip("[]"), int(port)))
+    return tuple(found)
+
+
+def replicas(get, cluster: bool) -> tuple[int, int]:
+    """(TURNSTREAM_MIN_REPLICAS, TURNSTREAM_REPLICA_WAIT_MS), checked now."""
+    try:
+        count, wait = int(get("TURNSTREAM_MIN_REPLICAS") or 0), int(get("TURNSTREAM_REPLICA_WAIT_MS") or 500)
+    except ValueError:
+        raise ConfigError("TURNSTREAM_MIN_REPLICAS and TURNSTREAM_REPLICA_WAIT_MS are whole numbers") from None
+    if count < 0 or wait <= 0:
+        raise ConfigError("TURNSTREAM_MIN_REPLICAS is 0 or more and TURNSTREAM_REPLICA_WAIT_MS more than 0")
+    if count and cluster:
+        raise ConfigError("TURNSTREAM_MIN_REPLICAS works on one primary (a plain Redis or Sentinel), not on a Redis "
+                          "Cluster: unset it, or REDIS_CLUSTER")
+    return count, wait
+
+
 def archive_hours(value: str, name: str = "TURNSTREAM_ARCHIVE_AFTER_HOURS") -> float:
     """Hours (default 24), or `off` (-1: never): TURNSTREAM_ARCHIVE_AFTER_HOURS (the worker archives nothing),
     TURNSTREAM_LOG_KEEP_HOURS (the partition logs are never trimmed)."""
@@ -98,13 +127,23 @@ def rate_limit(value: str) -> str:
 
 
 def from_env(env=None) -> Settings:
-    """Build Settings from environment variables (REDIS_URL, REDIS_CLUSTER, RQ_REDIS_URL, TURNSTREAM_*)."""
+    """Build Settings from environment variables (REDIS_URL, REDIS_CLUSTER, RQ_REDIS_URL, REDIS_SENTINELS,
+    REDIS_SENTINEL_MASTER, TURNSTREAM_*)."""
     env = os.environ if env is None else env
     get = env.get
+    cluster = get("REDIS_CLUSTER", "") in ("1", "true", "yes")
+    found = sentinels(get("REDIS_SENTINELS", ""))
+    if found and cluster:
+        raise ConfigError("REDIS_SENTINELS and REDIS_CLUSTER exclude each other: a cluster fails over by itself")
+    min_replicas, replica_wait_ms = replicas(get, cluster)
     return Settings(
         redis_url=redis_url("REDIS_URL", get("REDIS_URL") or "redis://127.0.0.1:6379/0"),
-        redis_cluster=get("REDIS_CLUSTER", "") in ("1", "true", "yes"),
+        redis_cluster=cluster,
         rq_redis_url=get("RQ_REDIS_URL") and redis_url("RQ_REDIS_URL", get("RQ_REDIS_URL")) or "",
+        redis_sentinels=found,
+        redis_sentinel_master=get("REDIS_SENTINEL_MASTER") or "turnstream",
+        min_replicas=min_replicas,
+        replica_wait_ms=replica_wait_ms,
         partitions=int(get("TURNSTREAM_PARTITIONS") or 64),
         max_body_bytes=int(get("TURNSTREAM_MAX_BODY_BYTES") or 64 * 1024),
         cache_size=int(get("TURNSTREAM_CACHE_SIZE") or 2000),

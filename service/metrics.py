@@ -22,6 +22,13 @@ GC_PAUSE_SECONDS = Histogram("turnstream_gc_pause_seconds", "Garbage collection 
 LIVE_STREAMS = Gauge("turnstream_live_streams", "Open live-update streams (SSE)", multiprocess_mode="livesum")
 PARKED_STREAMS = Gauge("turnstream_parked_streams", "Live streams whose request has ended, held by the process's "
                        "writer", multiprocess_mode="livesum")
+REPLICAS_ACKNOWLEDGED = Histogram("turnstream_replicas_acknowledged", "Replicas that confirmed holding a "
+                                  "request's writes (Redis WAIT) before it was answered (TURNSTREAM_MIN_REPLICAS)",
+                                  buckets=(0, 1, 2, 3, 4, 6))
+NOT_REPLICATED = Counter("turnstream_not_replicated", "Requests answered 503 not_replicated: fewer replicas than "
+                         "TURNSTREAM_MIN_REPLICAS confirmed their writes in time, or the primary changed meanwhile")
+FAILOVERS_FOLLOWED = Counter("turnstream_redis_failovers_followed", "Changes of Redis primary followed through "
+                             "Sentinel, by connection pool (events, streams, queues)", ["connection"])
 WEBHOOK_OUTCOMES_KEY = "ts:metrics:webhooks"  # hash outcome -> count, kept in Redis by the delivering workers
 
 _trips = threading.local()  # greenlet-local under gevent's monkey patching

@@ -69,16 +69,19 @@ if BALANCE:
 
 
 def refuse_misconfiguration() -> None:
-    """A REDIS_URL or RQ_REDIS_URL that is no Redis URL stops the server at once, in one line and with EX_CONFIG
-    (78), instead of workers failing to boot. Checked without importing redis-py or anything that imports ssl:
-    the gevent workers forked from here patch the standard library first."""
+    """A REDIS_URL or RQ_REDIS_URL that is no Redis URL, or REDIS_SENTINELS or TURNSTREAM_MIN_REPLICAS that cannot
+    work, stops the server at once, in one line and with EX_CONFIG (78), instead of workers failing to boot. Checked
+    without importing redis-py or anything that imports ssl: the gevent workers forked from here patch the standard
+    library first."""
     import sys
 
-    from service.config import ConfigError, redis_url
+    from service.config import ConfigError, redis_url, replicas, sentinels
     try:
         for name in ("REDIS_URL", "RQ_REDIS_URL"):
             if os.environ.get(name):
                 redis_url(name, os.environ[name])
+        sentinels(os.environ.get("REDIS_SENTINELS", ""))
+        replicas(os.environ.get, os.environ.get("REDIS_CLUSTER", "") in ("1", "true", "yes"))
     except ConfigError as exc:
         print(f"turnstream web: {exc}", file=sys.stderr, flush=True)
         if _OWN_METRICS_DIR:

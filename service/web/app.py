@@ -12,6 +12,8 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from domain.engine.text import Text
 from service.app.errors import AppError
+from service.store.replication import Replication, refused_for_replicas
+from service.web import replicated
 from service.web.errors import PAGE_TEXT, ApiError, api_error
 from service.web.game_words import say
 from service.web.i18n import choose_language
@@ -87,6 +89,9 @@ def create_app(settings=None, wiring=None) -> Flask:
             return say(exc.message)
         return str(PAGE_TEXT[exc.code])
 
+    if w.settings.min_replicas:  # acknowledged only when replicated; nothing of it runs otherwise
+        replicated.install(app, Replication(w.redis, w.settings.min_replicas, w.settings.replica_wait_ms), refused)
+
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
         if pages.wants_page():
@@ -99,6 +104,8 @@ def create_app(settings=None, wiring=None) -> Flask:
 
     @app.errorhandler(RedisError)
     def redis_error(exc: RedisError):
+        if refused_for_replicas(exc):  # the primary's min-replicas-to-write: too few replicas to take a write
+            return refused(replicated.not_replicated(max(w.settings.min_replicas, 1)))
         log.warning("Redis unavailable: %s", exc)
         if pages.wants_page():
             return pages.error_page(503, gettext("The event store is unreachable; try again in a moment."))
