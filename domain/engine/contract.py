@@ -3,7 +3,7 @@
 A game package exports `GAME`, one typed declaration `GAME = Game(id=..., title=..., setup=setup, ...)`:
 a frozen `Game` (below) whose function fields are plain module-level functions (no class, no self):
 
-  id, title, min_players, max_players      facts (`id` is the public game id, e.g. "merchant-of-venus")
+  id, title, min_players, max_players      facts (`id` is the public game id, e.g. "stone-pile")
   options_schema                           a marshmallow Schema *instance* for match options
   command_schemas                          {command type: marshmallow Schema instance} for payloads
   revealing_events                         frozenset of event types that reveal hidden information
@@ -44,6 +44,8 @@ a frozen `Game` (below) whose function fields are plain module-level functions (
                                            button ("Buy Bionic Perfume for c80", "Build the Shrine as
                                            a farm on D4"): names never ids, distinct for distinct
                                            commands of one state; says only what the actor may know
+  short_options                            options that make a short match (golden matches, the bench, a first
+                                           game; optional, default {}): every other option keeps its default
   bots                                     Bots(...): what bots need to play it well (below; optional)
   table                                    Table(...): how its matches are shown (below; optional)
   upcast(event) -> event                   a stored game event of an older payload shape in this code's shape
@@ -100,7 +102,7 @@ class Bots:
     seats(state) -> [seat]          every seat whose score is compared, in seating order
     scale                           what a clear lead is worth in score units (squashes unfinished playouts)
     resample(state, seat, rng)      a new state whose view for `seat` equals the original's, every part the
-                                    seat cannot see re-drawn from what it cannot tell apart (domain/bots/hidden.py)
+                                    seat cannot see re-drawn from what it cannot tell apart (domain/games/<pkg>/bots.py)
     exploration                     the UCB constant of MCTS for this game (None: the bots' default)"""
 
     score: Callable[[State, str], float]
@@ -156,6 +158,7 @@ class Game:
     rules_digest: str = ""  # sha256 of the version's folder (data and frozen modules)
     at_version: Callable[[str], "Game"] | None = None  # loads another installed version of the same game
     upcast: Callable[[Event], Event] = unchanged  # an older payload shape of a stored game event -> this one
+    short_options: dict | None = None  # options that end a match early (golden matches, benchmarks)
     bots: Bots | None = None  # what bots need (None: they play it by its legal moves and result alone)
     table: Table | None = None  # how its matches are shown (None: the view as text, commands by their types)
 

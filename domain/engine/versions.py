@@ -90,7 +90,7 @@ def digest_of(package: str) -> str:
 
 
 def module_name(base: str, version: str) -> str:
-    """The module name a frozen version is loaded under (`domain.games.origins.v2026_11`)."""
+    """The module name a frozen version is loaded under (`domain.games.<pkg>.v2026_11`)."""
     return f"{base}.v{version.replace('.', '_').replace('-', '_')}"
 
 

@@ -13,7 +13,7 @@ GAME_ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 
 
 def load_game(target: str):
-    """The GAME of a module name (`domain.games.origins`) or of a package directory / .py file path."""
+    """The GAME of a module name (`domain.games.<pkg>`) or of a package directory / .py file path."""
     path = Path(target)
     if path.exists():
         path = path.resolve()
@@ -94,7 +94,7 @@ def add_commands(sub) -> None:
                                        "commands are accepted, mutated ones refused with a rule id, views hide "
                                        "what redaction hides, timeouts leave the game playable. Exit 1 on a "
                                        "failed check.")
-    check.add_argument("module", help="a module name (domain.games.origins) or a package directory")
+    check.add_argument("module", help="a module name (domain.games.<pkg>) or a package directory")
     check.add_argument("--seeds", type=int, default=2, help="playouts per player count (default 2)")
     check.add_argument("--budget", type=int, default=3000, help="commands before a playout counts as stuck")
     check.add_argument("--players", type=int, help="only this player count (default: min and max)")

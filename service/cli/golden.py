@@ -14,6 +14,7 @@ from domain.engine import aggregate as agg
 from domain.engine import platform_events as pe
 from domain.engine.hashing import canonical_json
 from domain.engine.timestamps import format_time
+from domain.games import load_games
 
 from service.app import invitations
 from service.app import matches as matches_module
@@ -28,13 +29,8 @@ MAX_COMMANDS = 5000  # a random match that has not ended by then is abandoned (t
 TIMEOUT_SHARE = 0.03  # of the turns end by their deadline (the game's on_timeout)
 TAKEBACK_SHARE = 0.03  # of the turns try a take-back first (refused when the last move revealed anything)
 
-# short matches: each game's options that end it early (every other option keeps its default)
-SHORT_OPTIONS = {
-    "uchronia": {"max_rounds": 10},
-    "merchant-of-venus": {"max_rounds": 4},
-    "ti4-exploration": {"rounds": 2},
-    "origins": {"max_rounds": 4},
-}
+# short matches: each installed game's options that end it early (GAME.short_options; the others keep their defaults)
+SHORT_OPTIONS = {game.id: dict(game.short_options or {}) for game in load_games().values()}
 
 
 class NotFinished(RuntimeError):
@@ -131,7 +127,7 @@ def play_match(game, seed: str, seats: int) -> dict:
     store = GoldenStore(partitions=4)
     service = MatchService(store, {game.id: game}, clock=stepping_clock())
     history = History(store, service, None, {game.id: game})
-    options = game.options_schema.load(SHORT_OPTIONS.get(game.id, {}))
+    options = game.options_schema.load(dict(game.short_options or {}))
     with seeded_secrets(rnd):
         match_id = "m_" + _Seeded(rnd).token_hex(8)
         match = service.create(PLAYERS[0], game.id, options, players=list(PLAYERS[:seats]), match_id=match_id)

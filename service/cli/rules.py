@@ -160,7 +160,7 @@ def add_commands(sub) -> None:
     actions = rules.add_subparsers(dest="action", required=True, metavar="ACTION")
     actions.add_parser("list", help="each game's versions (current, frozen or draft)").set_defaults(func=cmd_list)
     bump_cmd = actions.add_parser("bump", help="freeze the current version of a game and create the next to edit")
-    bump_cmd.add_argument("game", help="the game id (uchronia, merchant-of-venus, ti4-exploration, origins)")
+    bump_cmd.add_argument("game", help="the game id (turnstream rules list names them)")
     bump_cmd.set_defaults(func=cmd_bump)
     migrate_cmd = actions.add_parser(
         "migrate", help="move a running match to a newer rules version (a rules_upgraded event)",
@@ -178,7 +178,7 @@ def add_commands(sub) -> None:
                     "export document with its final state's sha256 and result under OUT/<game>/<version>/"
                     "golden-<n>.json. The same code writes the same files. The tests replay every golden match "
                     "for ever: a released version's must stay identical; a new version needs its own.")
-    golden.add_argument("game", help="the game id (uchronia, merchant-of-venus, ti4-exploration, origins)")
+    golden.add_argument("game", help="the game id (turnstream rules list names them)")
     golden.add_argument("--count", type=int, default=2, help="how many matches to write (default 2)")
     golden.add_argument("--version", default=None, help="the rules version to play (default: the current one)")
     golden.add_argument("--out", default="tests/fixtures/golden",

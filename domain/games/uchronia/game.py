@@ -72,6 +72,7 @@ GAME = Game(
     describe=describe,
     describe_command=describe_command,
     bots=BOTS,
+    short_options={"max_rounds": 10},  # a short match: golden matches and the bench
     table=TABLE,
     **rules_fields(__package__),
 )
