@@ -3,7 +3,9 @@ template and the params it was made of, so a page can say it in its reader's lan
 while every caller, the stored answers and the English API see the same English string as before.
 
 Markers (extracted by pybabel, docs/translations.md): `T(template, **params)`, `NT(singular, plural, n, **params)`
-(a count: English picks by n == 1), `N_(template)` and `NP_(singular, plural)` (kept in a table, said later with `T` / `NT`).
+(a count: English picks by n == 1), `N_(template)` and `NP_(singular, plural)` (kept in a table, said later with
+`T` / `NT`), `NC_(context, template)` (kept in a table, said later with `TC`: the context keeps the same English
+apart).
 `name(s)` is a printed name from a game's data (a card, a building), translated from the names JSON, not gettext;
 `joined(items, sep)` is a list in words. Player names stay plain `str`: they are never translated."""
 from __future__ import annotations
@@ -26,8 +28,8 @@ def fill(template: str, params: dict) -> str:
 
 
 class Text(str):
-    """An English text and what made it: `template` and `params` (with `plural` and `n` for a count), or `parts`
-    joined by `sep`, or a data name (`context` NAME)."""
+    """An English text and what made it: `template` and `params` (with `plural` and `n` for a count, or the gettext
+    `context` of the template), or `parts` joined by `sep`, or a data name (`context` NAME)."""
 
     def __new__(cls, english: str, template=None, params=None, plural=None, n=None, context=None, parts=None,
                 sep=None):
@@ -55,9 +57,19 @@ def NP_(singular: str, plural: str) -> tuple:
     return singular, plural
 
 
+def NC_(context: str, template: str) -> tuple:
+    """Marks a (context, template) pair kept in a table for extraction; it is said later with `TC`."""
+    return context, template
+
+
 def T(template: str, **params) -> Text:
     """The English `template` filled with `params`, translatable (params that are Text are translated too)."""
     return Text(fill(template, params), template, params)
+
+
+def TC(context: str, template: str, **params) -> Text:
+    """Like `T`, translated in `context` (the same English word may read differently elsewhere)."""
+    return Text(fill(template, params), template, params, context=context)
 
 
 def NT(singular: str, plural: str, n, **params) -> Text:
@@ -84,3 +96,13 @@ def joined(items, sep=", ", empty=None) -> Text:
     if not items and empty is not None:
         return empty if isinstance(empty, Text) else Text(str(empty))
     return Text(str(sep).join(str(i) for i in items), parts=items, sep=sep)
+
+
+def in_order(mapping, first=()) -> list:
+    """`mapping`'s (key, value) pairs in a fixed order: the keys of `first` as listed, then the others sorted.
+    Never the dict's own order: a state folded live and one read back from storage build their dicts in
+    different orders, and the same event must read the same in any process."""
+    mapping = mapping or {}
+    listed = [k for k in first if k in mapping]
+    rest = sorted((k for k in mapping if k not in listed), key=str)
+    return [(k, mapping[k]) for k in listed + rest]

@@ -48,6 +48,8 @@ def render(value, lang: str) -> str:
     cat = catalogue(lang)
     if value.plural is not None:
         template = cat.ngettext(value.template, value.plural, value.n if isinstance(value.n, int) else 5)
+    elif value.context is not None:  # a template kept apart by its context (domain/engine/text.py, TC)
+        template = cat.pgettext(value.context, value.template)
     else:
         template = cat.gettext(value.template)
     params = {k: render(v, lang) if isinstance(v, Text) else v for k, v in value.params.items()}
