@@ -2,7 +2,7 @@
 and tiles that reflow (a phone shows them one under another, a desktop side by side)."""
 from __future__ import annotations
 
-from service.web.boards.svgkit import e, ink
+from domain.table.svgkit import e, ink
 
 
 def board_set(game_id: str, kind: str, label: str, parts: list[str]) -> str:

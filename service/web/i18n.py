@@ -81,9 +81,12 @@ def switch_language():
 
 
 def install(app) -> None:
-    """Flask-Babel on `app`, the language switch, and what every template needs to show the switch."""
+    """Flask-Babel on `app` (and for the games' drawings), the language switch, and what every template needs to
+    show the switch."""
     Babel(app, locale_selector=choose_language, default_translation_directories=str(TRANSLATIONS))
     app.register_blueprint(bp)
+    from service.web.boards import speak_page_language  # here: the boards' module imports this one
+    speak_page_language()  # the table kit and the games' drawings speak the page's language too
 
     from service.web.pages import login_csrf
     from service.web.sessions import LOGIN_CSRF_COOKIE

@@ -11,7 +11,7 @@ from flask_babel import Babel
 
 from domain.games import load_games
 from service.web.actions import actions
-from service.web.boards import render_board
+from service.web.boards import render_board, speak_page_language
 from service.web.i18n import TRANSLATIONS
 from tests.gamekit import apply_all, start
 
@@ -55,6 +55,7 @@ def _app() -> Flask:
     app = Flask(__name__)
     app.config["BABEL_DEFAULT_LOCALE"] = "en"
     Babel(app, locale_selector=lambda: app.config["LANG"], default_translation_directories=str(TRANSLATIONS))
+    speak_page_language()
     return app
 
 

@@ -5,16 +5,23 @@ from __future__ import annotations
 import json
 import re
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
 from domain.games import load_games
-from service.web.boards import render_board
-from service.web.boards.glossary import HERE, LANGS, glossary
+from domain.table.glossary import LANGS
+from service.web.boards import board_module, render_board
 from service.web.rules_page import rules_text
 from tests.gamekit import start
 
 GAMES = load_games()
+HERE = Path(board_module("uchronia").__file__).parent / "glossary"
+
+
+def glossary(game_id: str) -> dict:
+    """The terms of a game's board glossary."""
+    return board_module(game_id).TERMS.terms
 CYRILLIC = re.compile("[а-яё]", re.I)
 
 

@@ -12,7 +12,7 @@ import pytest
 from domain.games import load_games
 from service.web.actions import actions
 from service.web.boards import merchant_of_venus, origins, render_board, ti4_exploration, uchronia
-from service.web.boards.svgkit import READABLE_PX, contrast, font_sizes, ink, readable_width
+from domain.table.svgkit import READABLE_PX, contrast, font_sizes, ink, readable_width
 from tests.gamekit import apply_all, start
 
 GAMES = load_games()

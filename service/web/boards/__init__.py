@@ -9,11 +9,28 @@ import re
 
 from html import unescape as html_unescape
 
+import flask_babel
 from markupsafe import Markup, escape
 
-from service.web.boards.svgkit import with_readable_width
+from domain.table import speech
+from domain.table.svgkit import with_readable_width
+from service.web.game_words import say
 
 log = logging.getLogger("turnstream.boards")
+
+
+def page_language() -> str:
+    """The language Flask-Babel chose for this page ("en" outside a request)."""
+    try:
+        locale = flask_babel.get_locale()
+    except RuntimeError:
+        locale = None
+    return locale.language if locale is not None else "en"
+
+
+def speak_page_language() -> None:
+    """Let the table kit and the games' drawings speak the page's language (domain/table/speech.py)."""
+    speech.install(say=say, language=page_language, gettext=flask_babel.gettext, pgettext=flask_babel.pgettext)
 
 
 def module_name(game_id: str, rules_version: str | None = None) -> str:

@@ -3,20 +3,23 @@
 from __future__ import annotations
 
 from functools import cache
+from pathlib import Path
 
-from flask_babel import gettext as _, pgettext
+from domain.table.speech import gettext as _, lazy_gettext as _l, pgettext
 
 from domain.games.merchant_of_venus import data
 from domain.games.merchant_of_venus import command_text
 
-from service.web.boards import layout
-from service.web.boards.glossary import svg_term, term
-from service.web.boards.placer import Placer, text_box
-from service.web.boards.svgkit import e, hit_box, ink, mine_anchor, place, seat_letter, svg_root, text
-from service.web.boards.glossary import language
-from service.web.boards.words import said, say_name, word
+from domain.table import layout
+from domain.table.placer import Placer, text_box
+from domain.table.glossary import Glossary, language
+from domain.table.svgkit import e, hit_box, ink, mine_anchor, place, seat_letter, svg_root, text
+from domain.table.words import said, say_name, word as data_word
 
 GAME = "merchant-of-venus"
+GLOSSARY = Path(__file__).resolve().parent / "glossary" / f"{GAME}.json"
+TERMS = Glossary(GLOSSARY, f"/games/{GAME}/rules")
+term, svg_term = TERMS.term, TERMS.svg_term
 culture_name, item_name, square_name = (said(command_text.culture_name), said(command_text.item_name),
                                         said(command_text.square_name))
 SCALE, OX, OY = 39, 26, 44  # 39 px between neighbouring squares; every live square's target is 44 px
@@ -31,6 +34,19 @@ KIND_TERM = {"base": "galactic-base", "city": "city", "port": "spaceport", "nav"
 _INNER = {"base": "GB", "city": "C", "port": "P", "nav": "N", "telegate": "T"}
 _COLOUR_MARK = {"yellow": "y", "red": "r"}
 SHAPE_R = {"base": 15, "city": 13, "port": 11, "nav": 13, "telegate": 14, "orbital": 10, "space": 9}
+
+WORDS = {  # words from the game's data the board shows in the page's language (others as they come)
+    "yellow": _l("yellow"), "red": _l("red"), "blue": _l("blue"),
+    "base": _l("Galactic Base"), "city": _l("city"), "port": _l("spaceport"), "nav": _l("navigation"),
+    "telegate": _l("telegate"), "orbital": _l("orbital square"),
+    "setup": _l("setup"), "declare": _l("declare"), "roll": _l("roll"), "move": _l("move"), "trade": _l("trade"),
+    "ended": _l("ended"), "finished": _l("finished"),
+}
+
+
+def word(key) -> str:
+    """A word from the game's data in the page's language (WORDS; anything else as it is)."""
+    return data_word(WORDS, key)
 
 
 def _xy(square: str) -> tuple[float, float]:
@@ -182,10 +198,10 @@ def _square(sid: str, spaceports: dict, deeds: list, colours: dict) -> str:
     body += text(nx, ny, square_label(sid), 12, LABEL, anchor)
     if sid in deeds and sid in _spots().get("deed", {}):
         dx, dy, anchor = _spots()["deed"][sid]
-        body += svg_term(GAME, "deed", text(dx, dy, "$", 13, "#ffd54f", anchor, "bold"))
+        body += svg_term("deed", text(dx, dy, "$", 13, "#ffd54f", anchor, "bold"))
     if sq["hazard"]:
         hx, hy, anchor = _spots()["hazard"][sid]
-        body += svg_term(GAME, "hazard", text(hx, hy, f"!c{sq['hazard']}", 12, "#ff8a80", anchor, "bold"))
+        body += svg_term("hazard", text(hx, hy, f"!c{sq['hazard']}", 12, "#ff8a80", anchor, "bold"))
     kind_name = _("%(colour)s space", colour=word(sq["color"])) if kind == "space" else word(kind)
     hazard = _(", hazard c%(fee)s", fee=sq["hazard"]) if sq["hazard"] else ""
     return place(f"square:{sid}", f"{square_name(sid)} ({kind_name}{hazard})", body)
@@ -204,7 +220,7 @@ def _nav_labels() -> list[str]:
             mx, my = _spots()["nav"][(nav, to)]
             label = ",".join(map(str, nums))
             w = 0.62 * 12 * len(label) + 6
-            out.append(svg_term(GAME, "nav-values", f'<rect x="{mx - w / 2:.1f}" y="{my - 13:.1f}" width="{w:.1f}" '
+            out.append(svg_term("nav-values", f'<rect x="{mx - w / 2:.1f}" y="{my - 13:.1f}" width="{w:.1f}" '
                                 f'height="17" rx="3" fill="#000"/>' + text(mx, my, label, 12, "#ffe066", "middle", "bold")))
     return out
 
@@ -278,26 +294,26 @@ def _panel(pid: str, ps: dict, view: dict, colour: str, letter: str, viewer) -> 
     deeds = [_("%(culture)s factory", culture=culture_name(c)) for c in ps.get("factories") or []] + \
         [_("spaceport on %(square)s", square=square_name(s)) for s in ps.get("spaceports") or []]
     observed = ", ".join(system_name(s) if s in data.SYSTEMS else str(s) for s in ps.get("observed_systems") or [])
-    rows = [f"{term(GAME, 'credits', 'c' + str(ps.get('cash')))} · {term(GAME, 'net-worth')} c{e(ps.get('net_worth'))}",
-            term(GAME, "ship", str(ps.get("ship"))) + " " + e(_("on")) + " " + e(square_name(ps.get("square"))),
-            f"{term(GAME, 'holds')} {e(ps.get('holds_used'))}/{e(ps.get('holds'))} · "
-            f"{term(GAME, 'equipment', ', '.join(equipment))}",
-            f"{term(GAME, 'cargo')}: {e(cargo)}",
-            f"{term(GAME, 'ious')}: {e(', '.join(map(str, ps.get('ious') or [])) or _('none'))}",
-            f"{term(GAME, 'deeds')}: {e(', '.join(deeds) or _('none'))}",
-            f"{term(GAME, 'observed')}: {e(observed or _('none'))}"]
+    rows = [f"{term('credits', 'c' + str(ps.get('cash')))} · {term('net-worth')} c{e(ps.get('net_worth'))}",
+            term("ship", str(ps.get("ship"))) + " " + e(_("on")) + " " + e(square_name(ps.get("square"))),
+            f"{term('holds')} {e(ps.get('holds_used'))}/{e(ps.get('holds'))} · "
+            f"{term('equipment', ', '.join(equipment))}",
+            f"{term('cargo')}: {e(cargo)}",
+            f"{term('ious')}: {e(', '.join(map(str, ps.get('ious') or [])) or _('none'))}",
+            f"{term('deeds')}: {e(', '.join(deeds) or _('none'))}",
+            f"{term('observed')}: {e(observed or _('none'))}"]
     return layout.seat_card(colour, letter, title, rows, active, pid == viewer)
 
 
 def _legend(players: list, colours: dict, seats: dict) -> str:
     """The legend: square kinds, links, marks and each player's ship, every term explained."""
-    items = [layout.swatch(fill, mark) + " " + term(GAME, key) for fill, mark, key in (
+    items = [layout.swatch(fill, mark) + " " + term(key) for fill, mark, key in (
         ("#dddddd", "GB", "galactic-base"), ("#8bd48b", "C", "city"), ("#bbbbbb", "P", "spaceport"),
         ("#333333", "N", "navigation"), ("#6a1b9a", "T", "telegate"), ("#e8c531", "y", "yellow-space"),
         ("#d9483b", "r", "red-space"), ("#4a78c2", "", "orbital"))]
-    items += [f'<span class="swatch line" style="background:#3ecf5a" aria-hidden="true"></span> {term(GAME, "green-link")}',
-              f'<strong class="hazard-mark">!c20</strong> {term(GAME, "hazard")}', f'<strong>$</strong> {term(GAME, "deed")}',
-              f'<strong>1,2</strong> {term(GAME, "nav-values")}']
+    items += [f'<span class="swatch line" style="background:#3ecf5a" aria-hidden="true"></span> {term("green-link")}',
+              f'<strong class="hazard-mark">!c20</strong> {term("hazard")}', f'<strong>$</strong> {term("deed")}',
+              f'<strong>1,2</strong> {term("nav-values")}']
     items += [layout.swatch(colours[p], seats[p], True) + " " + e(_("%(player)s's ship", player=p)) for p in players]
     return layout.legend(_("Legend"), items)
 
@@ -313,13 +329,13 @@ def _header(view: dict, names_line: str) -> tuple[str, str]:
         line = _("Round %(round)s of %(rounds)s · %(player)s to act (%(phase)s)", round=view.get("round"),
                  rounds=view.get("max_rounds"), player=view.get("active"), phase=phase)
     rows = [f"<strong>{e(line)}</strong>",
-            f"{term(GAME, 'target')} c{e(view.get('target_net_worth'))} · {term(GAME, 'net-worth')}: {e(names_line)}"]
+            f"{term('target')} c{e(view.get('target_net_worth'))} · {term('net-worth')}: {e(names_line)}"]
     if not result and turn.get("dice"):
         nav = turn.get("nav_value")
-        rows.append(f"{term(GAME, 'dice')} {e(', '.join(map(str, turn.get('dice'))))} · {term(GAME, 'navigation')} "
-                    f"{'-' if nav is None else e(nav)} · " + term(GAME, "mp", _("%(n)s MP left", n=turn.get("mp"))))
+        rows.append(f"{term('dice')} {e(', '.join(map(str, turn.get('dice'))))} · {term('navigation')} "
+                    f"{'-' if nav is None else e(nav)} · " + term("mp", _("%(n)s MP left", n=turn.get("mp"))))
     if not result and turn.get("destination"):
-        rows.append(f"{term(GAME, 'destination')}: {e(square_name(turn.get('destination')))}")
+        rows.append(f"{term('destination')}: {e(square_name(turn.get('destination')))}")
     return layout.lines(rows), line
 
 

@@ -2,16 +2,20 @@
 market and tracks as titled parts, and each player's area with their city; small SVG pictures that wrap."""
 from __future__ import annotations
 
-from flask_babel import gettext as _
+from pathlib import Path
+from domain.table.speech import gettext as _, lazy_gettext as _l
 
 from domain.games.origins import command_text
 
-from service.web.boards import layout
-from service.web.boards.glossary import svg_term, term
-from service.web.boards.svgkit import block, e, ink, place, seat_letter, text
-from service.web.boards.words import said, word
+from domain.table import layout
+from domain.table.glossary import Glossary
+from domain.table.svgkit import block, e, ink, place, seat_letter, text
+from domain.table.words import said, word as data_word
 
 GAME = "origins"
+GLOSSARY = Path(__file__).resolve().parent / "glossary" / f"{GAME}.json"
+TERMS = Glossary(GLOSSARY, f"/games/{GAME}/rules")
+term, svg_term = TERMS.term, TERMS.svg_term
 district_card_name, tile_name, words = (said(command_text.district_card_name), said(command_text.tile_name),
                                         said(command_text.words))
 FILL = {"blue": "#3b6fd6", "orange": "#e8892b", "purple": "#8a4fc4", "red": "#d23c3c", "yellow": "#e6c229",
@@ -23,6 +27,20 @@ BONUS = {"bt_temple": "bonus: temple +1", "bt_build": "bonus: build", "bt_war": 
 CELL = 56
 STEP = 26  # a track cell's width
 INK, MUTED = "#1a1a1a", "#4d4d4d"
+
+WORDS = {  # words from the game's data the board shows in the page's language (others as they come)
+    "yellow": _l("yellow"), "grey": _l("grey"), "red": _l("red"), "blue": _l("blue"), "orange": _l("orange"),
+    "purple": _l("purple"), "farm": _l("farm"),
+    "sea": _l("sea"), "forest": _l("forest"), "mountain": _l("mountain"),
+    "bonus: temple +1": _l("bonus: temple +1"), "bonus: build": _l("bonus: build"), "bonus: war": _l("bonus: war"),
+    "bonus: orator die": _l("bonus: orator die"), "bonus: resource": _l("bonus: resource"),
+    "no bonus": _l("no bonus"),
+}
+
+
+def word(key) -> str:
+    """A word from the game's data in the page's language (WORDS; anything else as it is)."""
+    return data_word(WORDS, key)
 
 
 def _rect(x, y, w, h, fill, stroke="#444", rx=3, extra=""):
@@ -57,9 +75,9 @@ def _sites(view) -> str:
                 + text(10, 22, words(sid), 15, ink(fill), weight="bold")
                 + text(10, 42, _("dial %(n)s", n=site.get("dial", "?")) + f" · {LETTER.get(site.get('colour'), '')}",
                        13, ink(fill))
-                + svg_term(GAME, "bonus", text(10, 62, word(BONUS.get(site.get("token"), "no bonus")), 13, ink(fill))))
+                + svg_term("bonus", text(10, 62, word(BONUS.get(site.get("token"), "no bonus")), 13, ink(fill))))
         out.append(block(150, 76, words(sid), place(f"site:{sid}", words(sid), body)))
-    return layout.section(term(GAME, "sites") + " · " + term(GAME, "dial"), layout.tiles(out))
+    return layout.section(term("sites") + " · " + term("dial"), layout.tiles(out))
 
 
 def _die_slot(x, slot, caption: str, key: str, name: str) -> str:
@@ -84,13 +102,13 @@ def _rows(view) -> str:
     orators = view.get("orator_row") or []
     oslots = [_die_slot(i * 50, slot, str(i + 1), f"orator:{i + 1}", _("orator slot %(n)s", n=i + 1))
               for i, slot in enumerate(orators)]
-    cards = [e(_capital(district_card_name(c.get("id")))) + ": " + term(GAME, "gold", _("%(n)s gold", n=c.get("gold", "?")))
+    cards = [e(_capital(district_card_name(c.get("id")))) + ": " + term("gold", _("%(n)s gold", n=c.get("gold", "?")))
              for c in view.get("district_cards") or []]
-    body = (f'<div class="board-row"><span class="row-label">{term(GAME, "citizen-row")}</span>'
+    body = (f'<div class="board-row"><span class="row-label">{term("citizen-row")}</span>'
             + (block(max(50 * len(slots), 50), 70, _("Citizen row"), "".join(slots)) if slots else "") + "</div>"
-            + f'<div class="board-row"><span class="row-label">{term(GAME, "orator-row")}</span>'
+            + f'<div class="board-row"><span class="row-label">{term("orator-row")}</span>'
             + (block(max(50 * len(oslots), 50), 70, _("Orator row"), "".join(oslots)) if oslots else e(_("empty")))
-            + "</div>" + f'<p class="row-label">{term(GAME, "district-cards")}</p>'
+            + "</div>" + f'<p class="row-label">{term("district-cards")}</p>'
             + "<ul>" + "".join(f"<li>{c}</li>" for c in cards) + "</ul>")
     return layout.section(e(_("Dice rows and district cards")), body)
 
@@ -109,7 +127,7 @@ def _market(view) -> str:
         out.append(block(190, 50, name, f"<g><title>{e(name)}</title>" + _rect(1, 1, 188, 48, fill)
                          + text(8, 21, f"{i + 1}. {name}"[:24], 14, ink(fill), weight="bold")
                          + text(8, 41, f"{cost} · {LETTER.get(tile.get('colour'), '')}", 12, ink(fill)) + "</g>"))
-    title = term(GAME, "market") + " " + e(_("(%(n)s tiles in the stack)", n=view.get("stack_count", "?")))
+    title = term("market") + " " + e(_("(%(n)s tiles in the stack)", n=view.get("stack_count", "?")))
     return layout.section(title, layout.tiles(out))
 
 
@@ -141,11 +159,11 @@ def _tracks(view, seats) -> str:
     for t in ("sea", "forest", "mountain"):
         body, w, h = _track(t, 9, [((players.get(p) or {}).get("temples") or {}).get(t, 0) for p in seats], seats)
         label = _("the %(temple)s temple", temple=word(t))
-        rows.append(f'<div class="board-row"><span class="row-label">{term(GAME, "temple-" + t)} '
+        rows.append(f'<div class="board-row"><span class="row-label">{term("temple-" + t)} '
                     f'<span class="muted">({e(_("%(n)s cards", n=counts.get(t, "?")))})</span></span>'
                     + block(w, h, label, place(f"temple:{t}", label, body)) + "</div>")
     body, w, h = _track("war", 11, [(players.get(p) or {}).get("war", 0) for p in seats], seats, hot=(3, 6, 9))
-    rows.append(f'<div class="board-row"><span class="row-label">{term(GAME, "war")}</span>'
+    rows.append(f'<div class="board-row"><span class="row-label">{term("war")}</span>'
                 + block(w, h, _("War track"), body) + "</div>")
     return layout.section(e(_("Temples (0-8) and the War track (0-10)")), "".join(rows))
 
@@ -219,16 +237,16 @@ def _panel(view, pid, k, names, viewer) -> str:
     ztext = ", ".join(str(z.get("card")) for z in zodiac if isinstance(z, dict)) if isinstance(zodiac, list) else \
         " ".join(f"{word(t)} {n}" for t, n in zc.items())
     free = p.get("free_stands", 0) if isinstance(p.get("free_stands"), int) else 0
-    rows = [f"{term(GAME, 'stone')} {e(res.get('stone', 0))} · {term(GAME, 'food')} {e(res.get('food', 0))} · "
-            f"{term(GAME, 'wisdom')} {e(res.get('wisdom', 0))}",
-            f"{term(GAME, 'vp')} {e(p.get('vp', 0))} · {term(GAME, 'gold')} {e(p.get('gold', 0))} · "
-            f"{term(GAME, 'war')} {e(p.get('war', 0))} · {term(GAME, 'archon')} "
+    rows = [f"{term('stone')} {e(res.get('stone', 0))} · {term('food')} {e(res.get('food', 0))} · "
+            f"{term('wisdom')} {e(res.get('wisdom', 0))}",
+            f"{term('vp')} {e(p.get('vp', 0))} · {term('gold')} {e(p.get('gold', 0))} · "
+            f"{term('war')} {e(p.get('war', 0))} · {term('archon')} "
             + e(_("used") if p.get("archon_used") else _("ready")) + (" · " + e(_("attacked")) if p.get("attacked") else ""),
-            f"{term(GAME, 'zodiac')}: {e(ztext or _('none'))}"]
+            f"{term('zodiac')}: {e(ztext or _('none'))}"]
     body = ("<ul>" + "".join(f"<li>{r}</li>" for r in rows) + "</ul>"
-            + f'<div class="board-row"><span class="row-label">{term(GAME, "stands")}</span>'
+            + f'<div class="board-row"><span class="row-label">{term("stands")}</span>'
             + _dice(p.get("dice") or [], free) + "</div>"
-            + f'<div class="board-row"><span class="row-label">{term(GAME, "orators")}</span>'
+            + f'<div class="board-row"><span class="row-label">{term("orators")}</span>'
             + _dice((p.get("orator_dice") or [])[:3], 0, used=False) + "</div>"
             + _city(p, mine=pid == viewer))
     title = _marker_swatch(k) + " " + e(_name_of(names, pid)) + status

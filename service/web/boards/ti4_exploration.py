@@ -2,18 +2,22 @@
 units in a frame that pans (opening on the viewer's home system), and a card per player."""
 from __future__ import annotations
 
+from pathlib import Path
 import math
 
-from flask_babel import gettext as _
+from domain.table.speech import gettext as _, lazy_gettext as _l
 
 from domain.games.ti4_exploration import command_text
 
-from service.web.boards import layout
-from service.web.boards.glossary import svg_term, term
-from service.web.boards.svgkit import e, hit, ink, mine_anchor, place, seat_letter, svg_root, text
-from service.web.boards.words import said, word
+from domain.table import layout
+from domain.table.glossary import Glossary
+from domain.table.svgkit import e, hit, ink, mine_anchor, place, seat_letter, svg_root, text
+from domain.table.words import said, word as data_word
 
 GAME = "ti4-exploration"
+GLOSSARY = Path(__file__).resolve().parent / "glossary" / f"{GAME}.json"
+TERMS = Glossary(GLOSSARY, f"/games/{GAME}/rules")
+term, svg_term = TERMS.term, TERMS.svg_term
 step_words, title = said(command_text.step_words), said(command_text.title)
 
 HEX = 88
@@ -24,6 +28,17 @@ NEUTRAL = "#5b6275"
 BG, INK, MUTED, HEX_FILL = "#0b0e17", "#ffffff", "#c9cfdc", "#1d2333"
 TRAIT_MARK = {"cultural": "C", "hazardous": "H", "industrial": "I"}
 PANEL_H = 150
+
+WORDS = {  # words from the game's data the board shows in the page's language (others as they come)
+    "red": _l("red"), "blue": _l("blue"), "green": _l("green"), "yellow": _l("yellow"),
+    "cultural": _l("cultural"), "industrial": _l("industrial"), "hazardous": _l("hazardous"),
+    "frontier": _l("frontier"),
+}
+
+
+def word(key) -> str:
+    """A word from the game's data in the page's language (WORDS; anything else as it is)."""
+    return data_word(WORDS, key)
 
 
 def _num(value, default=0):
@@ -90,11 +105,11 @@ def _system(sid: str, sys_: dict, view: dict, seats: dict, ox: float, oy: float,
     if viewer is not None and home_of == viewer:
         out.append(mine_anchor(cx, cy))
     if sys_.get("frontier_token"):
-        out.append(svg_term(GAME, "frontier", f'<circle data-mark="" cx="{cx - 50:.1f}" cy="{cy - 36:.1f}" r="11" '
+        out.append(svg_term("frontier", f'<circle data-mark="" cx="{cx - 50:.1f}" cy="{cy - 36:.1f}" r="11" '
                             f'fill="#6b4fa0" stroke="#d8c8ff"/>' + text(cx - 50, cy - 31.5, "F", 13, "#ffffff", "middle", "bold")))
     for i, token in enumerate(_list(sys_.get("wormhole"))):
         label, key = ("ion", "ion-storm") if token == "ion-storm" else ("γ", "wormhole")
-        out.append(svg_term(GAME, key, f'<circle data-mark="" cx="{cx + 50:.1f}" cy="{cy - 36 + 24 * i:.1f}" r="11" '
+        out.append(svg_term(key, f'<circle data-mark="" cx="{cx + 50:.1f}" cy="{cy - 36 + 24 * i:.1f}" r="11" '
                             f'fill="#0f7c8c"/>' + text(cx + 50, cy - 31.5 + 24 * i, label, 12,
                                                        "#ffffff", "middle", "bold")))
     ships, forces = _dict(sys_.get("ships")), _dict(sys_.get("space_ground_forces"))
@@ -134,7 +149,7 @@ def _planet(pid: str, sid: str, planet: dict, seats: dict, px: float, py: float)
             + text(px, py + 36, _short_planet(pid, sid), 12, MUTED, "middle"))
     out = [place(f"planet:{pid}", name, body)]
     if attachments:
-        out.append(svg_term(GAME, "attachment", f'<rect data-mark="" x="{px + 14:.1f}" y="{py - 34:.1f}" width="16" '
+        out.append(svg_term("attachment", f'<rect data-mark="" x="{px + 14:.1f}" y="{py - 34:.1f}" width="16" '
                             f'height="16" fill="#f0c040"/>' + text(px + 22, py - 21, len(attachments), 12, "#000000",
                                                                    "middle", "bold")))
     for j, (owner_id, n) in enumerate(sorted(_dict(planet.get("ground_forces")).items(), key=lambda kv: str(kv[0]))):
@@ -163,18 +178,18 @@ def _panel(view: dict, viewer, seats: dict) -> str:
                                  (_("to act"), playing and pid in active),
                                  (_("passed"), p.get("passed")), (_("you"), viewer is not None and pid == viewer)) if on]
         head = e(" · ".join([pid] + marks))
-        rows = [f"{e(word(COLOUR_NAMES[seat % 4]))}, {term(GAME, 'home')} {e(title(p.get('home', '?')))} · "
-                f"{term(GAME, 'vp')} {_num(p.get('score'))}",
-                e(_("planets")) + ": " + term(GAME, "resources", _("%(n)s resources", n=res)) + " / "
-                + term(GAME, "influence", _("%(n)s influence", n=inf)),
-                f"{term(GAME, 'trade-goods')} {_num(p.get('trade_goods'))} · {term(GAME, 'commodities')} "
-                f"{_num(p.get('commodities'))}/{_num(p.get('commodity_value'))} · {term(GAME, 'command-tokens')} "
+        rows = [f"{e(word(COLOUR_NAMES[seat % 4]))}, {term('home')} {e(title(p.get('home', '?')))} · "
+                f"{term('vp')} {_num(p.get('score'))}",
+                e(_("planets")) + ": " + term("resources", _("%(n)s resources", n=res)) + " / "
+                + term("influence", _("%(n)s influence", n=inf)),
+                f"{term('trade-goods')} {_num(p.get('trade_goods'))} · {term('commodities')} "
+                f"{_num(p.get('commodities'))}/{_num(p.get('commodity_value'))} · {term('command-tokens')} "
                 f"{_num(p.get('command_tokens'))}",
-                f"{term(GAME, 'fragments')}: C {_num(frags.get('cultural'))} · I {_num(frags.get('industrial'))} · "
+                f"{term('fragments')}: C {_num(frags.get('cultural'))} · I {_num(frags.get('industrial'))} · "
                 f"H {_num(frags.get('hazardous'))} · ? {_num(frags.get('unknown'))}",
-                f"{term(GAME, 'relics')}: {e(relics)}",
-                f"{term(GAME, 'tech')}: {e(', '.join(title(t) for t in _list(p.get('technologies'))) or _('none'))}"
-                f" · {term(GAME, 'devices')} {len(_list(p.get('devices')))}"]
+                f"{term('relics')}: {e(relics)}",
+                f"{term('tech')}: {e(', '.join(title(t) for t in _list(p.get('technologies'))) or _('none'))}"
+                f" · {term('devices')} {len(_list(p.get('devices')))}"]
         out.append(layout.seat_card(COLOURS[seat % 4], seat_letter(seat), head, rows, playing and pid in active,
                                     pid == viewer))
     return layout.seat_cards(out)
@@ -207,7 +222,7 @@ def _status_lines(view: dict) -> list:
         lines.append(e(_("Offer %(from)s → %(to)s: gives %(give)s, asks %(ask)s", **{
             "from": prop.get("from"), "to": prop.get("to"), "give": lot(prop.get("give")), "ask": lot(prop.get("receive"))})))
     decks = _dict(view.get("decks"))
-    lines.append(term(GAME, "decks") + ": " + e(" · ".join(
+    lines.append(term("decks") + ": " + e(" · ".join(
         f"{word(k)} {_num(_dict(d).get('draw_count'))}+{len(_list(_dict(d).get('discard')))}" for k, d in decks.items())
         + " · " + _("relics %(n)s", n=_num(view.get("relic_deck_count")))))
     return lines
@@ -219,12 +234,12 @@ def _legend(seats: dict) -> str:
     for pid, seat in sorted(seats.items(), key=lambda kv: kv[1]):
         items.append(layout.swatch(COLOURS[seat % 4], seat_letter(seat), True) + " "
                      + e(f"{pid} ({word(COLOUR_NAMES[seat % 4])})"))
-    items += [f"<strong>1/2</strong> {term(GAME, 'resources-influence')}", f"<strong>C</strong> {term(GAME, 'cultural')}",
-              f"<strong>H</strong> {term(GAME, 'hazardous')}", f"<strong>I</strong> {term(GAME, 'industrial')}",
-              f"<strong>- -</strong> {term(GAME, 'exhausted')}", f"<strong>A 3/4</strong> {term(GAME, 'fleet')}",
-              f"<strong>A2</strong> {term(GAME, 'ground-forces')}", layout.swatch("#6b4fa0", "F", True) + " " + term(GAME, "frontier"),
-              layout.swatch("#0f7c8c", "γ", True) + " " + term(GAME, "wormhole"),
-              layout.swatch("#f0c040", "1") + " " + term(GAME, "attachment")]
+    items += [f"<strong>1/2</strong> {term('resources-influence')}", f"<strong>C</strong> {term('cultural')}",
+              f"<strong>H</strong> {term('hazardous')}", f"<strong>I</strong> {term('industrial')}",
+              f"<strong>- -</strong> {term('exhausted')}", f"<strong>A 3/4</strong> {term('fleet')}",
+              f"<strong>A2</strong> {term('ground-forces')}", layout.swatch("#6b4fa0", "F", True) + " " + term("frontier"),
+              layout.swatch("#0f7c8c", "γ", True) + " " + term("wormhole"),
+              layout.swatch("#f0c040", "1") + " " + term("attachment")]
     return layout.legend(_("Legend"), items)
 
 

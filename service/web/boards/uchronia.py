@@ -2,17 +2,21 @@
 player's area, each a titled part with its chip rows and building cards (small SVG pictures that wrap)."""
 from __future__ import annotations
 
-from flask_babel import gettext as _
+from pathlib import Path
+from domain.table.speech import gettext as _, lazy_gettext as _l
 
 from domain.games.uchronia import command_text
 from domain.games.uchronia.data import COLOR_INFO, COLORS, DESIGNS
 
-from service.web.boards import layout
-from service.web.boards.glossary import term
-from service.web.boards.svgkit import block, e, ink, place, text
-from service.web.boards.words import said, word
+from domain.table import layout
+from domain.table.glossary import Glossary
+from domain.table.svgkit import block, e, ink, place, text
+from domain.table.words import said, word as data_word
 
 GAME = "uchronia"
+GLOSSARY = Path(__file__).resolve().parent / "glossary" / f"{GAME}.json"
+TERMS = Glossary(GLOSSARY, f"/games/{GAME}/rules")
+term = TERMS.term
 building_name, step_words = said(command_text.building_name), said(command_text.step_words)
 FILL = {"yellow": "#e3b92f", "grey": "#9aa0a6", "red": "#c0392b", "blue": "#2e6fd1", "brown": "#8b5a2b"}
 LETTER = {"yellow": "Y", "grey": "G", "red": "R", "blue": "B", "brown": "Br"}
@@ -22,6 +26,17 @@ PANEL = "#f7f7f7"
 CHIP_W, CHIP_H, GAP = 50, 34, 6
 _ORDER_NAMES = {info["order"]: info["order_name"] for info in COLOR_INFO.values()}
 TILE_W, TILE_H = 168, 48
+
+WORDS = {  # words from the game's data the board shows in the page's language (others as they come)
+    "yellow": _l("yellow"), "grey": _l("grey"), "red": _l("red"), "blue": _l("blue"), "brown": _l("brown"),
+    "Production": _l("Production"), "Expeditions": _l("Expeditions"), "Draconias": _l("Draconias"),
+    "Trade": _l("Trade"), "Construction": _l("Construction"),
+}
+
+
+def word(key) -> str:
+    """A word from the game's data in the page's language (WORDS; anything else as it is)."""
+    return data_word(WORDS, key)
 
 
 def _counts(d) -> dict:
@@ -90,7 +105,7 @@ def _header(view) -> tuple[str, str]:
     step = step_words(pending.get("step", "finished"))
     rnd = _("Round %(round)s of %(rounds)s", round=view.get("round"), rounds=view.get("max_rounds")) \
         if view.get("round") else _("Before the first round")
-    rows = [f"<strong>{e(rnd)}</strong> · " + term(GAME, "vp-target", _("%(n)s VP wins", n=view.get("vp_target")))]
+    rows = [f"<strong>{e(rnd)}</strong> · " + term("vp-target", _("%(n)s VP wins", n=view.get("vp_target")))]
     result, ended = view.get("result"), view.get("end_triggered")
     both = " " + _("and") + " "
     line = _("Waiting for %(players)s to %(step)s", players=both.join(waiting), step=step) if waiting else \
@@ -105,7 +120,7 @@ def _header(view) -> tuple[str, str]:
             line2 += ", " + _("revealed %(cards)s", cards=", ".join(word(c) for c in order["revealed"]))
         rows.append(e(line2))
     if isinstance(pending.get("bonus"), dict):
-        rows.append(term(GAME, "monopoly-bonus", _("%(colour)s Monopoly bonus", colour=word(pending["bonus"].get("color")))))
+        rows.append(term("monopoly-bonus", _("%(colour)s Monopoly bonus", colour=word(pending["bonus"].get("color")))))
     if isinstance(result, dict):
         line = _("Finished: winner(s) %(names)s", names=", ".join(str(w) for w in result.get("winners") or []))
         rows.append(f'<strong class="board-end">{e(line)}</strong>')
@@ -117,8 +132,8 @@ def _header(view) -> tuple[str, str]:
 
 def _legend() -> str:
     """What each card colour is: letter, resource and order."""
-    items = [layout.swatch(FILL[c], LETTER[c]) + f" {e(word(c))}: {term(GAME, COLOR_INFO[c]['resource'])} · "
-             f"{term(GAME, COLOR_INFO[c]['order'])}" for c in COLORS]
+    items = [layout.swatch(FILL[c], LETTER[c]) + f" {e(word(c))}: {term(COLOR_INFO[c]['resource'])} · "
+             f"{term(COLOR_INFO[c]['order'])}" for c in COLORS]
     return layout.legend(_("Colours"), items)
 
 
@@ -127,13 +142,13 @@ def _shared(view, names_state) -> str:
     monopolies = view.get("monopolies") if isinstance(view.get("monopolies"), dict) else {}
     holders = [layout.swatch(FILL[c], LETTER[c]) + " " + e(monopolies.get(c) or _("supply")) for c in COLORS]
     works = [_building_tile(bid, _("cost %(n)s", n=_cost(bid)), names_state) for bid in view.get("great_works") or []]
-    body = (_row(term(GAME, "forum"), _chips(_counts(view.get("forum")), _("Forum"), "forum"))
-            + _row(term(GAME, "discard"), _chips(_counts(view.get("discard")), _("Discard")))
-            + _row(term(GAME, "draw-pile"), e(_("%(n)s cards", n=view.get("draw_pile_size")))
-                   + " · " + term(GAME, "building-deck") + " " + e(view.get("building_deck_size")))
-            + _row(term(GAME, "monopoly"), '<span class="board-tiles">' + " ".join(
+    body = (_row(term("forum"), _chips(_counts(view.get("forum")), _("Forum"), "forum"))
+            + _row(term("discard"), _chips(_counts(view.get("discard")), _("Discard")))
+            + _row(term("draw-pile"), e(_("%(n)s cards", n=view.get("draw_pile_size")))
+                   + " · " + term("building-deck") + " " + e(view.get("building_deck_size")))
+            + _row(term("monopoly"), '<span class="board-tiles">' + " ".join(
                 f"<span>{h}</span>" for h in holders) + "</span>")
-            + f'<p class="row-label">{term(GAME, "great-works")}</p>' + layout.tiles(works))
+            + f'<p class="row-label">{term("great-works")}</p>' + layout.tiles(works))
     return layout.section(e(_("On the table")), body)
 
 
@@ -146,21 +161,21 @@ def _player(view, pid, tableau, viewer, seat, names_state) -> str:
              for bid, placed in sites.items()]
     tiles += [_building_tile(bid, _("done · %(n)s VP", n=_cost(bid)), names_state) for bid in tableau.get("completed") or []]
     mine = pid == viewer
-    vp = term(GAME, "vp", _("%(n)s VP", n=tableau.get("vp", 0)))
+    vp = term("vp", _("%(n)s VP", n=tableau.get("vp", 0)))
     acting = _("to act")
     title = e(pid) + (e(" (" + _("you") + ")") if mine else "") + f" · {vp} · " \
-        f"{term(GAME, 'operation-limit')} {e(tableau.get('operation_limit', '?'))}" + \
+        f"{term('operation-limit')} {e(tableau.get('operation_limit', '?'))}" + \
         (f' <span class="to-act-mark">▶ {e(acting)}</span>' if waiting else "")
     if tableau.get("monopolies"):
-        title += " · " + term(GAME, "monopoly") + ": " + e(", ".join(word(c) for c in tableau["monopolies"]))
+        title += " · " + term("monopoly") + ": " + e(", ".join(word(c) for c in tableau["monopolies"]))
     if tableau.get("hand") is not None:
         hand = _chips(_counts(tableau.get("hand")), _("Hand"), "hand" if mine else None)
     else:
         hand = e(_("%(n)s card(s)", n=tableau.get("hand_size", 0)))
-    body = (_row(term(GAME, "hand"), hand)
-            + _row(term(GAME, "stock"), _chips(_counts(tableau.get("stock")), _("Stock"), "stock" if mine else None))
-            + _row(term(GAME, "operations"), _chips(_counts(tableau.get("operations")), _("Operations")))
-            + _row(term(GAME, "residence"), _residence(pid, tableau, seat))
+    body = (_row(term("hand"), hand)
+            + _row(term("stock"), _chips(_counts(tableau.get("stock")), _("Stock"), "stock" if mine else None))
+            + _row(term("operations"), _chips(_counts(tableau.get("operations")), _("Operations")))
+            + _row(term("residence"), _residence(pid, tableau, seat))
             + (layout.tiles(tiles) if tiles else '<p class="muted">' + e(_("No buildings yet")) + "</p>"))
     cls = "board-part" + (" to-act" if waiting else "")
     return layout.section(title, body, cls)
