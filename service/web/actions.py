@@ -35,7 +35,7 @@ def actions(game, state, view, commands: list, names: dict) -> list:
     """[{json, text, type, place, field}] for each legal command, in the game's order."""
     out = []
     for cmd in commands:
-        where = place_of(game.id, view, cmd, game.rules_version)
+        where = place_of(game, view, cmd)
         out.append({"json": command_json(cmd), "text": command_words(game, state, cmd, names), "type": cmd["type"],
                     "place": where[0] if where else None, "field": where[1] if where else None,
                     "payload": cmd.get("payload") or {}})

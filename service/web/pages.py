@@ -164,7 +164,7 @@ def lobby(error: str | None = None, status: int = 200, kept: dict | None = None)
     notes = {row["id"]: w.matches.read(row["id"], lambda m: dispute_vote_note(m, user["id"], names))
              for row in inbox if row.get("waiting_for") == "dispute_vote"}
     games = [{"id": gm.id, "title": gm.title, "min": gm.min_players, "max": gm.max_players,
-              "fields": option_fields(gm), "picture": has_picture(gm.id)} for gm in w.games.values()]
+              "fields": option_fields(gm), "picture": has_picture(gm)} for gm in w.games.values()]
     html = render_template("lobby.html", user=user, inbox=inbox, mine=mine, open_matches=open_matches,
                            names=names, notes=notes, winners_sentence=said_winners, games=games, titles={gm.id: gm.title for gm in w.games.values()},
                            error=error, kept=kept or {}, login_csrf=login_csrf())
@@ -446,8 +446,7 @@ def replay_board(match_id):
     if response.status_code != 200:
         return response
     data = response.get_json()
-    board = render_board(match.game_id, data.get("view") or {}, _viewer(match), w.users.names(match.players),
-                         rules_version=match.game.rules_version)
+    board = render_board(match.game, data.get("view") or {}, _viewer(match), w.users.names(match.players))
     return jsonify({"version": data.get("version"), "html": str(board)})
 
 

@@ -78,7 +78,7 @@ def boards(game_id: str, lang: str = "en", seed: int = 3, steps: int = 60, every
             view = game.view(state, player)
             with APP.test_request_context(headers={"Accept-Language": lang}):
                 acts = actions(game, state, view, legal, NAMES)
-                yield f"{game_id}-{lang}-step{step}", str(render_board(game_id, view, player, NAMES, acts))
+                yield f"{game_id}-{lang}-step{step}", str(render_board(game, view, player, NAMES, acts))
         state = apply_all(game, state, game.decide(state, player, chooser.choice(legal), rng))
 
 

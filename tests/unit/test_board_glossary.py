@@ -11,18 +11,17 @@ import pytest
 
 from domain.games import load_games
 from domain.table.glossary import LANGS
-from service.web.boards import board_module, render_board
+from service.web.boards import render_board
 from service.web.rules_page import rules_text
 from tests.gamekit import start
 
 GAMES = load_games()
-HERE = Path(board_module("uchronia").__file__).parent / "glossary"
+CYRILLIC = re.compile("[а-яё]", re.I)
 
 
 def glossary(game_id: str) -> dict:
-    """The terms of a game's board glossary."""
-    return board_module(game_id).TERMS.terms
-CYRILLIC = re.compile("[а-яё]", re.I)
+    """The terms of a game's board glossary, as its drawing reads them."""
+    return GAMES[game_id].table.board.TERMS.terms
 
 
 @pytest.mark.parametrize("game_id", list(GAMES))
@@ -43,10 +42,12 @@ def test_a_linked_rule_is_on_the_rules_page(game_id):
         assert entry.get("rule") is None or entry["rule"] in ids, (game_id, term_id, entry["rule"])
 
 
-def test_every_game_has_a_glossary_file_and_nothing_else_is_there():
-    assert sorted(p.stem for p in HERE.glob("*.json")) == sorted(GAMES)
-    for path in HERE.glob("*.json"):
-        assert json.loads(path.read_text(encoding="utf-8"))["game"] == path.stem
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_every_game_reads_the_glossary_in_its_own_folder(game_id):
+    table = GAMES[game_id].table
+    path = Path(table.folder) / "text" / "glossary.json"
+    assert table.board.TERMS.path == path
+    assert json.loads(path.read_text(encoding="utf-8"))["game"] == game_id
 
 
 @pytest.mark.parametrize("game_id", list(GAMES))
@@ -55,7 +56,7 @@ def test_every_term_a_board_shows_explains_itself(game_id):
     game = GAMES[game_id]
     players = ["ann", "bob"]
     state, *_ = start(game, players)
-    root = ET.fromstring(str(render_board(game_id, game.view(state, "ann"), "ann")))
+    root = ET.fromstring(str(render_board(game, game.view(state, "ann"), "ann")))
     terms = [el for el in root.iter() if el.get("data-tip")]
     assert len({el.get("data-term") for el in terms}) >= 8, game_id
     focusable = [el.get("data-term") for el in terms if el.tag == "abbr" and el.get("tabindex") == "0"]
@@ -83,6 +84,6 @@ def test_a_finished_board_marks_nobody_to_act(game_id):
     from tests.gamekit import random_playout
     game = GAMES[game_id]
     state, *_ = random_playout(game, ["ann", "bob"], 2, 5000)
-    board = str(render_board(game_id, game.view(state, "ann"), "ann"))
+    board = str(render_board(game, game.view(state, "ann"), "ann"))
     assert not re.search(r'class="[^"]*\bto-act\b', board) and not re.search(r"\bto act\b", board), game_id
     assert "turn: -" not in board and "now: -" not in board, f"{game_id}: an empty turn in the header after the end"

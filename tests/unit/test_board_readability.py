@@ -10,9 +10,13 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from domain.games import load_games
-from service.web.actions import actions
-from service.web.boards import merchant_of_venus, origins, render_board, ti4_exploration, uchronia
+from domain.games.merchant_of_venus import drawing as merchant_of_venus
+from domain.games.origins import drawing as origins
+from domain.games.ti4_exploration import drawing as ti4_exploration
+from domain.games.uchronia import drawing as uchronia
 from domain.table.svgkit import READABLE_PX, contrast, font_sizes, ink, readable_width
+from service.web.actions import actions
+from service.web.boards import render_board
 from tests.gamekit import apply_all, start
 
 GAMES = load_games()
@@ -35,7 +39,7 @@ def _boards(game, seed: int, steps: int):
         if step % 3 == 0:
             view = game.view(state, player)
             acts = actions(game, state, view, legal, NAMES)
-            yield str(render_board(game.id, view, player, NAMES, acts)), acts
+            yield str(render_board(game, view, player, NAMES, acts)), acts
         state = apply_all(game, state, game.decide(state, player, chooser.choice(legal), rng))
 
 

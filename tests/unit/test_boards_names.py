@@ -14,7 +14,7 @@ def test_boards_show_escaped_display_names_instead_of_ids():
         players = [f"u_{i:012x}" for i in range(1, game.min_players + 1)]
         state, *_ = start(game, players)
         names = {players[0]: '<b>&"ann', players[1]: "bob"}
-        svg = str(render_board(game.id, game.view(state, players[0]), players[0], names))
+        svg = str(render_board(game, game.view(state, players[0]), players[0], names))
         ET.fromstring(svg)
         assert "&lt;b&gt;&amp;" in svg and "<b>" not in svg, game.id
         assert players[1] not in svg and "bob" in svg, game.id

@@ -36,7 +36,7 @@ def test_group_titles_never_end_on_an_article(game_id):
             view = game.view(state, player)
             acts = []
             for cmd in legal:
-                where = place_of(game.id, view, cmd)
+                where = place_of(game, view, cmd)
                 acts.append({"json": json.dumps(cmd), "text": game.describe_command(state, cmd, NAMES.get),
                              "type": cmd["type"], "place": where[0] if where else None,
                              "field": where[1] if where else None, "payload": cmd.get("payload") or {}})

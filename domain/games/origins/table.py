@@ -5,6 +5,9 @@ from pathlib import Path
 
 from domain.engine import Table
 
+from . import drawing
+
 TABLE = Table(
     folder=Path(__file__).resolve().parent,
+    board=drawing,
 )

@@ -1,8 +1,9 @@
-"""Board pictures: dispatch a game's view to service/web/boards/<package>.py's SVG renderer."""
+"""Board pictures: a match's view drawn by its game's board (`game.at(rules_version).table.board`, the game's
+drawing in its own package, domain/games/<pkg>/drawing.py), made clickable for the viewer's legal commands, with
+display names for ids; the view as JSON for a game without one. The table kit (domain/table/) speaks the page's
+language once the app calls speak_page_language."""
 from __future__ import annotations
 
-import functools
-import importlib
 import json
 import logging
 import re
@@ -33,42 +34,23 @@ def speak_page_language() -> None:
     speech.install(say=say, language=page_language, gettext=flask_babel.gettext, pgettext=flask_babel.pgettext)
 
 
-def module_name(game_id: str, rules_version: str | None = None) -> str:
-    """The renderer module of a game id (`merchant-of-venus` -> service.web.boards.merchant_of_venus), or of one of
-    its rules versions (`2026.11` -> service.web.boards.merchant_of_venus_2026_11)."""
-    name = f"{__name__}.{game_id.replace('-', '_')}"
-    return name if rules_version is None else f"{name}_{rules_version.replace('.', '_').replace('-', '_')}"
+def board_of(game):
+    """The module drawing a game's board, from its declaration (`GAME.table.board`), or None when it has none.
+
+    `game` is the game at the match's rules version (`match.game`, `GAME.at(version)`): an older version is a
+    frozen copy of the whole package, so its table is the drawing of its own view."""
+    table = getattr(game, "table", None)
+    return getattr(table, "board", None)
 
 
-@functools.lru_cache(maxsize=None)
-def board_module(game_id: str, rules_version: str | None = None):
-    """The module drawing the game's board under `rules_version`: that version's own copy where one was kept (a
-    rules bump whose view changed shape keeps the old drawing beside the old rules), else the game's; None when
-    the game has none."""
-    if rules_version is not None:
-        kept = _imported(module_name(game_id, rules_version))
-        if kept is not None:
-            return kept
-    return _imported(module_name(game_id))
+def renderer(game):
+    """The game's `render_board(view, viewer)` function, or None when it has none."""
+    return getattr(board_of(game), "render_board", None)
 
 
-def _imported(name: str):
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name != name:
-            raise
-        return None
-
-
-def renderer(game_id: str, rules_version: str | None = None):
-    """The game's `render_board(view, viewer)` function (for that rules version), or None when it has none."""
-    return getattr(board_module(game_id, rules_version), "render_board", None)
-
-
-def place_of(game_id: str, view, command: dict, rules_version: str | None = None):
+def place_of(game, view, command: dict):
     """(place key, payload field) of the board place a command acts on, or None (see each board's place_of)."""
-    find = getattr(board_module(game_id, rules_version), "place_of", None)
+    find = getattr(board_of(game), "place_of", None)
     if find is None:
         return None
     try:
@@ -126,9 +108,9 @@ def json_board(view) -> Markup:
     return Markup('<pre class="board-json">') + escape(text) + Markup("</pre>")
 
 
-def has_picture(game_id: str) -> bool:
-    """True when the game's board is drawn as a picture (its renderer module exists)."""
-    return renderer(game_id) is not None
+def has_picture(game) -> bool:
+    """True when the game's board is drawn as a picture (its table declares a board with a renderer)."""
+    return renderer(game) is not None
 
 
 def with_names(svg: str, names: dict | None) -> str:
@@ -139,15 +121,14 @@ def with_names(svg: str, names: dict | None) -> str:
     return svg
 
 
-def render_board(game_id: str, view, viewer, names: dict | None = None, actions: list | None = None,
-                 rules_version: str | None = None) -> Markup:
-    """The board of `view` (a match under `rules_version`) as markup-safe SVG (the escaped JSON view when no renderer
-    exists); the places the viewer's legal `actions` act on are clickable."""
-    draw = renderer(game_id, rules_version)
+def render_board(game, view, viewer, names: dict | None = None, actions: list | None = None) -> Markup:
+    """The board of `view` (of a match of `game`, the game at its rules version) as markup-safe SVG (the escaped JSON
+    view when the game draws none); the places the viewer's legal `actions` act on are clickable."""
+    draw = renderer(game)
     if draw is None:
         return json_board(view)
     try:
         return Markup(interactive(focus_once(with_readable_width(with_names(draw(view, viewer), names))), actions))
     except Exception:  # a drawing bug must not hide the match: show the view as text instead
-        log.exception("the %s board renderer failed", game_id)
+        log.exception("the %s board renderer failed", game.id)
         return json_board(view)

@@ -5,7 +5,7 @@ import xml.etree.ElementTree as ET
 
 from domain.engine import ALL
 from domain.games.merchant_of_venus import GAME
-from service.web.boards.merchant_of_venus import render_board
+from domain.games.merchant_of_venus.drawing import render_board
 from tests.gamekit import random_playout
 
 EVIL = '<b>&"x'

@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 
 from domain.engine import ALL
 from domain.games.origins import GAME
-from service.web.boards.origins import render_board
+from domain.games.origins.drawing import render_board
 from tests.gamekit import random_playout, start
 
 NS = "{http://www.w3.org/2000/svg}"

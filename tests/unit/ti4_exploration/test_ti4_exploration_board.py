@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 
 from domain.engine import ALL
 from domain.games.ti4_exploration import GAME
-from service.web.boards.ti4_exploration import render_board
+from domain.games.ti4_exploration.drawing import render_board
 from tests.gamekit import random_playout
 from tests.unit.ti4_exploration.ti4_kit import control, fresh, reveal, send
 

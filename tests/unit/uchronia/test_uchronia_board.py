@@ -5,7 +5,7 @@ import xml.etree.ElementTree as ET
 
 from domain.engine import ALL
 from domain.games.uchronia import GAME
-from service.web.boards import uchronia as board
+from domain.games.uchronia import drawing as board
 from tests.gamekit import random_playout, start
 
 

@@ -1,23 +1,23 @@
 """Renders a Merchant of Venus view: header lines and a legend that wrap, the labelled map in a frame that pans
-(opening on the viewer's ship), and a card per player. Labels are placed so that none covers another."""
+(opening on the viewer's ship), and a card per player. Labels are placed so that none covers another.
+Its TABLE's `board` (table.py): render_board(view, viewer) and place_of(view, command), drawn with the table kit
+(domain/table/); its glossary and words come from this package (text/glossary.json, WORDS)."""
 from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
 
-from domain.table.speech import gettext as _, lazy_gettext as _l, pgettext
-
-from domain.games.merchant_of_venus import data
-from domain.games.merchant_of_venus import command_text
-
 from domain.table import layout
-from domain.table.placer import Placer, text_box
 from domain.table.glossary import Glossary, language
+from domain.table.placer import Placer, text_box
+from domain.table.speech import gettext as _, lazy_gettext as _l, pgettext
 from domain.table.svgkit import e, hit_box, ink, mine_anchor, place, seat_letter, svg_root, text
 from domain.table.words import said, say_name, word as data_word
 
+from . import command_text, data
+
 GAME = "merchant-of-venus"
-GLOSSARY = Path(__file__).resolve().parent / "glossary" / f"{GAME}.json"
+GLOSSARY = Path(__file__).resolve().parent / "text" / "glossary.json"  # its own folder (a frozen copy too)
 TERMS = Glossary(GLOSSARY, f"/games/{GAME}/rules")
 term, svg_term = TERMS.term, TERMS.svg_term
 culture_name, item_name, square_name = (said(command_text.culture_name), said(command_text.item_name),

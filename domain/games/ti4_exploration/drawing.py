@@ -1,21 +1,22 @@
 """The ti4-exploration board: header lines and a legend that wrap, the labelled hex map with planets, tokens and
-units in a frame that pans (opening on the viewer's home system), and a card per player."""
+units in a frame that pans (opening on the viewer's home system), and a card per player.
+Its TABLE's `board` (table.py): render_board(view, viewer) and place_of(view, command), drawn with the table kit
+(domain/table/); its glossary and words come from this package (text/glossary.json, WORDS)."""
 from __future__ import annotations
 
-from pathlib import Path
 import math
-
-from domain.table.speech import gettext as _, lazy_gettext as _l
-
-from domain.games.ti4_exploration import command_text
+from pathlib import Path
 
 from domain.table import layout
 from domain.table.glossary import Glossary
+from domain.table.speech import gettext as _, lazy_gettext as _l
 from domain.table.svgkit import e, hit, ink, mine_anchor, place, seat_letter, svg_root, text
 from domain.table.words import said, word as data_word
 
+from . import command_text
+
 GAME = "ti4-exploration"
-GLOSSARY = Path(__file__).resolve().parent / "glossary" / f"{GAME}.json"
+GLOSSARY = Path(__file__).resolve().parent / "text" / "glossary.json"  # its own folder (a frozen copy too)
 TERMS = Glossary(GLOSSARY, f"/games/{GAME}/rules")
 term, svg_term = TERMS.term, TERMS.svg_term
 step_words, title = said(command_text.step_words), said(command_text.title)

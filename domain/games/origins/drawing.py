@@ -1,19 +1,21 @@
 """Origins: First Builders board as a list that reflows: status lines, a colour legend, the sites, dice rows,
-market and tracks as titled parts, and each player's area with their city; small SVG pictures that wrap."""
+market and tracks as titled parts, and each player's area with their city; small SVG pictures that wrap.
+Its TABLE's `board` (table.py): render_board(view, viewer) and place_of(view, command), drawn with the table kit
+(domain/table/); its glossary and words come from this package (text/glossary.json, WORDS)."""
 from __future__ import annotations
 
 from pathlib import Path
-from domain.table.speech import gettext as _, lazy_gettext as _l
-
-from domain.games.origins import command_text
 
 from domain.table import layout
 from domain.table.glossary import Glossary
+from domain.table.speech import gettext as _, lazy_gettext as _l
 from domain.table.svgkit import block, e, ink, place, seat_letter, text
 from domain.table.words import said, word as data_word
 
+from . import command_text
+
 GAME = "origins"
-GLOSSARY = Path(__file__).resolve().parent / "glossary" / f"{GAME}.json"
+GLOSSARY = Path(__file__).resolve().parent / "text" / "glossary.json"  # its own folder (a frozen copy too)
 TERMS = Glossary(GLOSSARY, f"/games/{GAME}/rules")
 term, svg_term = TERMS.term, TERMS.svg_term
 district_card_name, tile_name, words = (said(command_text.district_card_name), said(command_text.tile_name),

@@ -1,20 +1,22 @@
 """Renders an Uchronia view as a list that reflows: status lines, a colour legend, the shared zones and every
-player's area, each a titled part with its chip rows and building cards (small SVG pictures that wrap)."""
+player's area, each a titled part with its chip rows and building cards (small SVG pictures that wrap).
+Its TABLE's `board` (table.py): render_board(view, viewer) and place_of(view, command), drawn with the table kit
+(domain/table/); its glossary and words come from this package (text/glossary.json, WORDS)."""
 from __future__ import annotations
 
 from pathlib import Path
-from domain.table.speech import gettext as _, lazy_gettext as _l
-
-from domain.games.uchronia import command_text
-from domain.games.uchronia.data import COLOR_INFO, COLORS, DESIGNS
 
 from domain.table import layout
 from domain.table.glossary import Glossary
+from domain.table.speech import gettext as _, lazy_gettext as _l
 from domain.table.svgkit import block, e, ink, place, text
 from domain.table.words import said, word as data_word
 
+from . import command_text
+from .data import COLOR_INFO, COLORS, DESIGNS
+
 GAME = "uchronia"
-GLOSSARY = Path(__file__).resolve().parent / "glossary" / f"{GAME}.json"
+GLOSSARY = Path(__file__).resolve().parent / "text" / "glossary.json"  # its own folder (a frozen copy too)
 TERMS = Glossary(GLOSSARY, f"/games/{GAME}/rules")
 term = TERMS.term
 building_name, step_words = said(command_text.building_name), said(command_text.step_words)
