@@ -1,30 +1,23 @@
-"""The lobby's new-match form: option fields typed from a game's options schema, and parsing them back."""
+"""The lobby's new-match form: option fields typed from a game's options schema, labelled by the game's words
+(its package's words.py: OPTION_LABELS, CHOICE_NAMES), and parsing them back."""
 from __future__ import annotations
 
 import json
 import re
 
-from flask_babel import lazy_gettext as _l
-
 from domain.bots import NAMES as BOT_NAMES
 from domain.engine.bot_seats import seat_bots
-from domain.games.merchant_of_venus.command_text import culture_name
+from domain.engine.text import T
 
 from service.web.errors import ApiError
 from service.web.game_words import say
 from service.web.openapi import schema_json
+from service.web.page_words import table
 from service.app.users import short_id
 
 USER_ID = re.compile(r"^u_[0-9a-f]{4,32}$")
 
 ACRONYMS = {"vp": "VP"}
-# the games' option names as the lobby labels them, translated (an option not listed: its name, readable)
-OPTION_LABELS = {"vp_target": _l("VP target"), "max_rounds": _l("Max rounds"), "rounds": _l("Rounds"),
-                 "target_net_worth": _l("Target net worth"), "starting_cash": _l("Starting cash"),
-                 "races": _l("Races"), "fixed_cultures": _l("Fixed cultures")}
-# options whose choices are ids from the game's data: {(game id, option name): id -> its printed name (a Text)},
-# shown in the page's language through service/web/game_names (a choice not listed here: its id)
-CHOICE_NAMES = {("merchant-of-venus", "races"): culture_name}
 
 
 def field_label(name: str) -> str:
@@ -34,9 +27,16 @@ def field_label(name: str) -> str:
     return " ".join([first] + words[1:])
 
 
-def choice_label(game_id: str, option: str, choice) -> str:
-    """How the form shows one choice of an option: its printed name in the page's language, or the value itself."""
-    namer = CHOICE_NAMES.get((game_id, option))
+def option_label(game, name: str) -> str:
+    """An option's label: the game's words for it in the page's language, else its name made readable."""
+    label = table(game, "OPTION_LABELS", {}).get(name)
+    return say(T(label)) if label else field_label(name)
+
+
+def choice_label(game, option: str, choice) -> str:
+    """How the form shows one choice of an option: its printed name in the page's language (the game's namer of
+    that option's data ids, CHOICE_NAMES), or the value itself."""
+    namer = table(game, "CHOICE_NAMES", {}).get(option)
     return say(namer(choice)) if namer else str(choice)
 
 
@@ -51,9 +51,9 @@ def option_fields(game) -> list:
         else:
             choices = prop.get("enum")
             kind = "choice" if choices else kind
-        out.append({"name": name, "key": f"opt_{game.id}_{name}", "kind": kind, "label": str(OPTION_LABELS.get(name) or field_label(name)),
+        out.append({"name": name, "key": f"opt_{game.id}_{name}", "kind": kind, "label": option_label(game, name),
                     "default": prop.get("default"), "min": prop.get("minimum"), "max": prop.get("maximum"),
-                    "choices": [(c, choice_label(game.id, name, c)) for c in choices or []],
+                    "choices": [(c, choice_label(game, name, c)) for c in choices or []],
                     "optional": bool(prop.get("nullable"))})
     return out
 

@@ -28,7 +28,7 @@ def live_sections(w, match, viewer, csrf: str = "") -> dict:
     acts = actions(match.game, match.game_state, view, legal, names)
     active = match.active_players() if match.status == "active" else []
     log = log_entries(match, viewer, names)
-    groups = explained_groups(match.game_id, action_groups(acts))
+    groups = explained_groups(match.game, action_groups(acts))
     rounds = log_by_round(log, names)
     quotes = {e["version"]: e["text"] for e in log}
     quotes.update((e["version"], e["text"]) for group in rounds for e in group["entries"])  # a command's headline
@@ -37,7 +37,7 @@ def live_sections(w, match, viewer, csrf: str = "") -> dict:
            "disputes": list(match.disputes.values()), "header": header(match, viewer, active, legal),
            "chat": chat_messages(match, names), "standings": final_standings(match, view, names),
            "deadlines": turn_deadlines(w, match, active), "deadline_text": hours_text(match.turn_deadline_hours or 0)}
-    board = render_board(match.game, view, viewer, names, acts)
+    board = render_board(match.game_id, view, viewer, names, acts, match.game.rules_version)
     html = {key: Markup(render_template(f"parts/{key}.html", **ctx)) for key in LIVE_PARTS}
     html["board"] = board
     return {"html": html, "names": names, "active": active}
@@ -48,13 +48,13 @@ def header(match, viewer, active: list, legal: list) -> dict:
     if match.status != "active" or match.open_dispute():
         return {}
     if viewer in active and legal:
-        kind = action_help.kinds_of(legal)[0]
-        return {"todo": action_help.todo(match.game_id, legal), "rule": action_help.rule_anchor(match.game_id, kind),
-                "why": action_help.explanation(match.game_id, kind, choose_language())}
+        kind = action_help.kinds_of(match.game, legal)[0]
+        return {"todo": action_help.todo(match.game, legal), "rule": action_help.rule_anchor(match.game, kind),
+                "why": action_help.explanation(match.game, kind, choose_language())}
     waiting = []
     for player in active:  # only the kinds of move they may make: their words would show a hidden hand
         kinds = [{"type": kind} for kind in kinds_waited_for(match, player)]
-        waiting.append((player, action_help.todo(match.game_id, kinds) if kinds else ""))
+        waiting.append((player, action_help.todo(match.game, kinds) if kinds else ""))
     return {"waiting": waiting}
 
 
@@ -73,19 +73,19 @@ def kinds_waited_for(match, player) -> list:
     return _WAITED[key]
 
 
-def explained_groups(game_id: str, groups: list) -> list:
-    """The button groups with what their move does, the expected move marked primary, the giving-up moves last
-    and asking first."""
+def explained_groups(game, groups: list) -> list:
+    """The button groups with what their move does (in the words of `game`, the match's rules version), the expected
+    move marked primary, the giving-up moves last and asking first."""
     lang = choose_language()
     explained = {}  # kind -> the id of its explanation (shown once, above its first group)
     for group in groups:
         kind = action_help.group_kind(group)
-        hint = action_help.explanation(game_id, kind, lang) if kind not in explained else None
+        hint = action_help.explanation(game, kind, lang) if kind not in explained else None
         if hint:
             explained[kind] = f"hint-{kind}"
         group.update(kind=kind, hint=hint, hint_id=explained.get(kind),
-                     gives_up=kind in action_help.GIVING_UP, ask=kind in action_help.ASK_FIRST,
-                     phrase=action_help.phrase(game_id, kind))
+                     gives_up=action_help.gives_up(game, kind), ask=action_help.asks_first(game, kind),
+                     phrase=action_help.phrase(game, kind))
     groups.sort(key=lambda g: g["gives_up"])
     expected = next((g for g in groups if not g["gives_up"]), None)
     if expected is not None and len(expected["actions"]) == 1:
@@ -96,13 +96,13 @@ def explained_groups(game_id: str, groups: list) -> list:
 def final_standings(match, view, names: dict) -> dict | None:
     """The standings in the page's language: winners, why the match ended, the tiebreak that decided."""
     table = standings(match.result, match.players, names,
-                      column_order=lambda breakdown: game_over.column_keys(match.game_id, breakdown))
+                      column_order=lambda breakdown: game_over.column_keys(match.game, breakdown))
     if table is None:
         return None
     result = match.result
     winners = [row["player"] for row in table["rows"] if row["winner"]]  # in the table's order
     table.update(sentence=game_over.winners_sentence(winners, names),
-                 reason=game_over.reason_sentence({"reason": game_over.ending(match.game_id, result, view)}),
-                 columns=[game_over.column_label(match.game_id, k) for k in table["keys"]],
-                 tiebreak=game_over.tiebreak_sentence(match.game_id, result, view, table["rows"], names))
+                 reason=game_over.reason_sentence(match.game, {"reason": game_over.ending(match.game, result, view)}),
+                 columns=[game_over.column_label(match.game, k) for k in table["keys"]],
+                 tiebreak=game_over.tiebreak_sentence(match.game, result, view, table["rows"], names))
     return table

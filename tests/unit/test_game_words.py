@@ -158,7 +158,7 @@ def test_every_marked_game_word_has_its_russian(catalogue):
     root = TRANSLATIONS.parents[2]
     with open(root / "babel-games.cfg", encoding="utf-8") as cfg:
         method_map, options_map = parse_mapping_cfg(cfg)
-    keywords = {"T": None, "NT": (1, 2), "N_": None, "NP_": (1, 2)}
+    keywords = {"T": None, "NT": (1, 2), "N_": None, "NP_": (1, 2), "NC_": ((1, "c"), 2), "TC": ((1, "c"), 2)}
     wanted = {m[0] if isinstance(m, tuple) else m
               for _f, _l, m, _c, _x in extract_from_dir(str(root), method_map, options_map, keywords=keywords)}
     assert len(wanted) > 500

@@ -5,9 +5,12 @@ from pathlib import Path
 
 from domain.engine import Table
 
+from . import words
+
 from . import drawing
 
 TABLE = Table(
     folder=Path(__file__).resolve().parent,
+    words=words,
     board=drawing,
 )
