@@ -37,7 +37,7 @@ def live_sections(w, match, viewer, csrf: str = "") -> dict:
            "disputes": list(match.disputes.values()), "header": header(match, viewer, active, legal),
            "chat": chat_messages(match, names), "standings": final_standings(match, view, names),
            "deadlines": turn_deadlines(w, match, active), "deadline_text": hours_text(match.turn_deadline_hours or 0)}
-    board = render_board(match.game_id, view, viewer, names, acts, match.game.rules_version)
+    board = render_board(match.game, view, viewer, names, acts)
     html = {key: Markup(render_template(f"parts/{key}.html", **ctx)) for key in LIVE_PARTS}
     html["board"] = board
     return {"html": html, "names": names, "active": active}

@@ -5,12 +5,11 @@ from pathlib import Path
 
 from domain.engine import Table
 
-from . import words
-
 from . import drawing
+from . import words
 
 TABLE = Table(
     folder=Path(__file__).resolve().parent,
-    words=words,
     board=drawing,
+    words=words,
 )
