@@ -6,18 +6,30 @@ import threading
 
 import orjson
 
-OPTIONS = orjson.OPT_NON_STR_KEYS
+# keys sorted: the same answer is the same bytes in any process, whatever order its dicts were built in
+OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_SORT_KEYS
 MAX_ENTRIES = 2048  # (match, viewer) pairs per process; the oldest half goes when full
 
 
 def response_body(obj, default=None, fallback=None) -> bytes:
-    """A JSON response's body: orjson's bytes and a newline; what orjson refuses (an integer beyond 64 bits)
-    through `fallback(obj) -> str` (compact `json.dumps` when none is given)."""
+    """A JSON response's body, keys sorted: orjson's bytes and a newline; what orjson refuses (an integer beyond
+    64 bits) through `fallback(obj) -> str` (compact `json.dumps` with sorted keys when none is given)."""
     try:
         return orjson.dumps(obj, default=default, option=OPTIONS | orjson.OPT_APPEND_NEWLINE)
     except TypeError:
-        text = fallback(obj) if fallback is not None else json.dumps(obj, separators=(",", ":"))
+        obj = str_keys(obj)  # sorting keys of mixed types would fail in the json module
+        text = fallback(obj) if fallback is not None else json.dumps(obj, separators=(",", ":"), sort_keys=True)
         return (text + "\n").encode()
+
+
+def str_keys(obj):
+    """`obj` with every dict key written as JSON writes it (`1` -> "1", None -> "null"), as orjson's
+    OPT_NON_STR_KEYS does."""
+    if isinstance(obj, dict):
+        return {k if isinstance(k, str) else json.dumps(k): str_keys(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [str_keys(v) for v in obj]
+    return obj
 
 
 def state_document(match, user_id: str | None) -> dict:

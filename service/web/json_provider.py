@@ -4,14 +4,15 @@ from __future__ import annotations
 import orjson
 from flask.json.provider import DefaultJSONProvider
 
-from service.app.state_views import OPTIONS, response_body
+from service.app.state_views import OPTIONS, response_body, str_keys
 
 
 class OrjsonProvider(DefaultJSONProvider):
-    """Compact UTF-8 JSON by orjson; whatever orjson refuses (an integer beyond 64 bits, a formatting
-    option) goes through Flask's default provider, so the output is valid JSON either way."""
+    """Compact UTF-8 JSON by orjson, keys sorted (one answer, the same bytes in any process); whatever orjson
+    refuses (an integer beyond 64 bits, a formatting option) goes through Flask's default provider, so the
+    output is valid JSON either way."""
 
-    sort_keys = False
+    sort_keys = True
 
     def dumps(self, obj, **kwargs) -> str:
         """Serialise to a str (templates' `tojson` passes options: those use the default provider)."""
@@ -20,7 +21,7 @@ class OrjsonProvider(DefaultJSONProvider):
         try:
             return orjson.dumps(obj, default=self.default, option=OPTIONS).decode()
         except TypeError:
-            return super().dumps(obj, separators=(",", ":"))
+            return super().dumps(str_keys(obj), separators=(",", ":"))
 
     def loads(self, s, **kwargs):
         """Parse JSON text or bytes (orjson refuses lone surrogates and nesting beyond 1,024 levels)."""
