@@ -1,7 +1,7 @@
 """One readable English sentence per event for the move log (works on redacted events, never raises)."""
 from __future__ import annotations
 
-from domain.engine.text import N_, T, Text, joined, name as printed
+from domain.engine.text import N_, T, Text, in_order, joined, name as printed
 
 from . import data
 from .command_text import item_name, square_name
@@ -79,7 +79,7 @@ def _finished(d, name) -> Text:
 
 
 def _started(d, n) -> Text:
-    plays = [T("{player} plays the {culture}", player=n(p), culture=_culture(r)) for p, r in d.get("races", {}).items()]
+    plays = [T("{player} plays the {culture}", player=n(p), culture=_culture(r)) for p, r in in_order(d.get("races"))]
     return T("the match started; {plays}", plays=joined(plays))
 
 

@@ -1,19 +1,20 @@
 """describe: one readable English sentence per event for the move log (works on redacted events)."""
 from __future__ import annotations
 
-from domain.engine.text import T, Text, joined, name as printed
+from domain.engine.text import T, Text, in_order, joined, name as printed
 
 from .command_text import amount, district_card_name, tile_name, words
+from .data import RESOURCES, TEMPLES
 
 
 def _amounts(values: dict) -> Text:
-    return joined([amount(v, k) for k, v in (values or {}).items() if v], empty=T("nothing"))
+    return joined([amount(v, k) for k, v in in_order(values, RESOURCES) if v], empty=T("nothing"))
 
 
 def _gains(gains: dict) -> Text:
     parts = [T("+{n} {what}", n=gains[k], what=printed(k)) for k in ("vp", "stone", "food", "wisdom", "war")
              if gains.get(k)]
-    parts += [T("+{n} on {temple}", n=n, temple=printed(t)) for t, n in (gains.get("temples") or {}).items() if n]
+    parts += [T("+{n} on {temple}", n=n, temple=printed(t)) for t, n in in_order(gains.get("temples"), TEMPLES) if n]
     return joined(parts, empty=T("nothing"))
 
 

@@ -1,7 +1,7 @@
 """describe: one readable English sentence per event for the move log (never raises)."""
 from __future__ import annotations
 
-from domain.engine.text import T, Text, joined, name as printed
+from domain.engine.text import T, Text, in_order, joined, name as printed
 
 from .command_text import OPTION_WORDS, counted, step_words, title
 
@@ -66,7 +66,7 @@ def _relic_used(d, n) -> Text:
 
 
 def _income(d, n) -> Text:
-    parts = [T("{player} +{tg} TG", player=n(p), tg=tg) for p, tg in (d.get("income") or {}).items()]
+    parts = [T("{player} +{tg} TG", player=n(p), tg=tg) for p, tg in in_order(d.get("income"))]
     return T("Status phase: income {parts}.", parts=joined(parts))
 
 
