@@ -1,6 +1,7 @@
 """The games' own words in the page's language: a `Text` from the game modules (domain/engine/text.py) rendered
 through the `games` gettext catalogue (service/web/translations/<lang>/LC_MESSAGES/games.po) and the printed names
-of the games' data (service/web/game_names/<lang>.json); player names and plain strings are shown as they are."""
+of the games' data and their titles (each installed game's text/names.<lang>.json in its package, every rules version
+of it); player names and plain strings are shown as they are."""
 from __future__ import annotations
 
 import gettext
@@ -11,11 +12,11 @@ from pathlib import Path
 from flask import has_request_context
 
 from domain.engine.text import NAME, Text, fill, name_key
+from domain.games import load_games
 from service.web.i18n import choose_language
 
 HERE = Path(__file__).resolve().parent
 TRANSLATIONS = HERE / "translations"
-NAMES = HERE / "game_names"
 DOMAIN = "games"
 
 
@@ -25,14 +26,22 @@ def catalogue(lang: str) -> gettext.NullTranslations:
     return gettext.translation(DOMAIN, str(TRANSLATIONS), languages=[lang], fallback=True)
 
 
+def names_file(game, lang: str) -> Path | None:
+    """A game's printed names in `lang` (its package's text/names.<lang>.json), None for a game without a table."""
+    return Path(game.table.folder) / "text" / f"names.{lang}.json" if game.table is not None else None
+
+
 @cache
 def names(lang: str) -> dict:
-    """{English printed name: its name in `lang`} for the games' data (cards, buildings, cultures)."""
-    path = NAMES / f"{lang}.json"
-    if not path.exists():
-        return {}
-    raw = json.loads(path.read_text(encoding="utf-8"))
-    return {k: v for game in raw.values() for k, v in game.items()} if isinstance(raw, dict) else {}
+    """{English printed name: its name in `lang`} for every installed game's data (cards, buildings, cultures) and
+    title; a game's older rules versions first, so its current names win."""
+    found: dict = {}
+    for game in load_games().values():
+        for version in game.rules_versions:
+            path = names_file(game.at(version), lang)
+            if path is not None and path.is_file():
+                found.update(json.loads(path.read_text(encoding="utf-8")))
+    return found
 
 
 def render(value, lang: str) -> str:

@@ -1,6 +1,6 @@
-"""The "How to play" page of each game (GET /games/<id>/rules): texts written for a player, kept as data in
-rules_text/<game id>.<lang>.json (the games' versions folders are frozen by their digest lock), with an anchor
-`rule-<rule id>` per rule the game's code can refuse a command with."""
+"""The "How to play" page of each game (GET /games/<id>/rules): texts written for a player, kept as data in the
+game's own package (text/rules.<lang>.json in its declared `table.folder`, frozen with its rules version), with an
+anchor `rule-<rule id>` per rule the game's code can refuse a command with. A game without them has no page."""
 from __future__ import annotations
 
 import json
@@ -14,19 +14,29 @@ from service.web.pages import SECURITY_HEADERS, error_page, page_user
 
 bp = Blueprint("rules", __name__)
 
-TEXTS = Path(__file__).resolve().parent / "rules_text"
 SECTIONS = ("goal", "turn", "actions", "scoring", "end")
 LEARNING_BOT = "greedy"  # the learning opponent: plays sensibly and answers at once
 
 
+def texts_of(game, lang: str) -> dict | None:
+    """A game's rules texts in `lang` (English when that language has none), or None for a game without."""
+    table = getattr(game, "table", None)
+    return _texts(Path(table.folder) / "text", lang) if table is not None else None
+
+
 @cache
-def rules_text(game_id: str, lang: str) -> dict | None:
-    """The game's rules texts in `lang` (English when that language has none), or None for a game without."""
+def _texts(folder: Path, lang: str) -> dict | None:
+    """The rules texts in a game's text folder, in `lang` or else English (None: there are none)."""
     for code in (lang, "en"):
-        path = TEXTS / f"{game_id}.{code}.json"
+        path = folder / f"rules.{code}.json"
         if path.is_file():
             return json.loads(path.read_text(encoding="utf-8"))
     return None
+
+
+def rules_text(game_id: str, lang: str) -> dict | None:
+    """The rules texts in `lang` of this app's game `game_id` (None for an unknown game or one without)."""
+    return texts_of(wiring().games.get(game_id), lang)
 
 
 def rule_ids(text: dict) -> list:
@@ -63,7 +73,7 @@ def rules_page(game_id):
     """How to play the game: goal, a turn, the actions, scoring, the end, and each rule the game checks."""
     game = wiring().games.get(game_id)
     lang = page_language()
-    text = rules_text(game_id, lang) if game is not None else None
+    text = texts_of(game, lang)
     if text is None:
         return error_page(404, f"There is no game {game_id!r} with rules to read.")
     bots = ", ".join([LEARNING_BOT] * (game.min_players - 1))

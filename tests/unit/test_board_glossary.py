@@ -12,7 +12,7 @@ import pytest
 from domain.games import load_games
 from domain.table.glossary import LANGS
 from service.web.boards import render_board
-from service.web.rules_page import rules_text
+from service.web.rules_page import texts_of
 from tests.gamekit import start
 
 GAMES = load_games()
@@ -37,7 +37,7 @@ def test_every_term_has_english_and_russian_words_and_text(game_id):
 
 @pytest.mark.parametrize("game_id", list(GAMES))
 def test_a_linked_rule_is_on_the_rules_page(game_id):
-    ids = {rid for group in rules_text(game_id, "en")["rules"] for rid, _name, _text in group["entries"]}
+    ids = {rid for group in texts_of(GAMES[game_id], "en")["rules"] for rid, _name, _text in group["entries"]}
     for term_id, entry in glossary(game_id).items():
         assert entry.get("rule") is None or entry["rule"] in ids, (game_id, term_id, entry["rule"])
 
