@@ -61,8 +61,9 @@ def scaffold_files(game_id: str, title: str, root: Path) -> dict:
     return {root / "domain" / "games" / package / "__init__.py": fill("init.py.tmpl"),
             root / "domain" / "games" / package / "game.py": fill("game.py.tmpl"),
             root / "domain" / "games" / package / "versions" / "index.json": f'{{"versions": ["{first}"]}}\n',
-            root / "domain" / "games" / package / "versions" / first / f"{package}.json": fill("data.json.tmpl"),
-            root / "service" / "web" / "boards" / f"{package}.py": fill("board.py.tmpl"),
+            root / "domain" / "games" / package / f"{package}.json": fill("data.json.tmpl"),
+            root / "domain" / "games" / package / "drawing.py": fill("drawing.py.tmpl"),
+            root / "domain" / "games" / package / "table.py": fill("table.py.tmpl"),
             root / "tests" / "unit" / package / f"test_{package}.py": fill("test.py.tmpl")}
 
 
@@ -100,7 +101,7 @@ def add_commands(sub) -> None:
     check.add_argument("--players", type=int, help="only this player count (default: min and max)")
     check.set_defaults(func=cmd_check_game)
     new = sub.add_parser("new-game", help="write a small complete game package that passes the contract kit",
-                         description="Write domain/games/<pkg>/ (rules, JSON data), service/web/boards/<pkg>.py and "
+                         description="Write domain/games/<pkg>/ (rules, JSON data, its board and table) and "
                                      "tests/unit/<pkg>/ for a new game id; see docs/adding-a-game.md.")
     new.add_argument("id", help="the public game id, e.g. stone-pile")
     new.add_argument("--title", help="the display title (default: from the id)")

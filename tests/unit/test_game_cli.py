@@ -1,27 +1,23 @@
 """`turnstream new-game` writes a package that passes `turnstream check-game`; a broken module fails clearly."""
 from __future__ import annotations
 
-import importlib.util
-
 from service.cli import main
+from service.cli.game import load_game
 
 
 def test_scaffold_passes_the_kit_and_draws_its_board(tmp_path, capsys):
     """The scaffold's files are written, its GAME passes every clause, its board renders an SVG."""
     assert main(["new-game", "stone-pile", "--root", str(tmp_path)]) == 0
     package = tmp_path / "domain" / "games" / "stone_pile"
-    data = next((package / "versions").glob("*/stone_pile.json"))  # the first rules version's data
     assert (package / "versions" / "index.json").exists()
-    for path in (package / "game.py", data, tmp_path / "service" / "web" / "boards" / "stone_pile.py",
+    for path in (package / "game.py", package / "stone_pile.json", package / "drawing.py", package / "table.py",
                  tmp_path / "tests" / "unit" / "stone_pile" / "test_stone_pile.py"):
         assert path.exists(), path
     capsys.readouterr()
     assert main(["check-game", str(package)]) == 0
     out = capsys.readouterr().out
     assert "PASSED" in out and "FAIL" not in out, out
-    spec = importlib.util.spec_from_file_location("stone_pile_board", tmp_path / "service" / "web" / "boards" / "stone_pile.py")
-    board = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(board)
+    board = load_game(str(package)).table.board  # the board its declaration names
     assert board.render_board({"pile": 5}, None).startswith("<svg") and "5 stones left" in board.render_board(
         {"pile": 5}, None)
     assert main(["new-game", "stone-pile", "--root", str(tmp_path)]) == 2  # never overwrites
