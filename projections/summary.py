@@ -2,22 +2,29 @@
 from __future__ import annotations
 
 from domain.engine import platform_events as pe
+from domain.engine import rules_upgrade
 from domain.engine.disputes import voters
 
 
 TURN = "turn"
 INVITATION = "invitation"
 DISPUTE_VOTE = "dispute_vote"
+RULES_VOTE = "rules_vote"
 
 
 def waiting_for(match) -> dict:
-    """{player: what they must do now}: accept an invitation, vote on the open dispute, or take their turn."""
+    """{player: what they must do now}: accept an invitation, vote on the open dispute, vote on the proposed rules
+    (before their turn: a quick answer the others wait for), or take their turn."""
     if match.status == "invited":
         return {p: INVITATION for p in match.invited}
     dispute = match.open_dispute() if match.status == "active" else None
     if dispute is not None:
         return {p: DISPUTE_VOTE for p in voters(match, dispute) if p not in dispute["votes"]}
-    return {p: TURN for p in match.active_players()}
+    reasons = {p: TURN for p in match.active_players()}
+    proposal = rules_upgrade.open_proposal(match) if match.status == "active" else None
+    if proposal is not None:
+        reasons.update((p, RULES_VOTE) for p in rules_upgrade.voters(match, proposal) if p not in proposal["votes"])
+    return reasons
 
 
 def match_row(match, updated_at: str) -> dict:
@@ -66,7 +73,7 @@ def last_actions(envelopes, players, lookback: int = 500) -> dict:
 
 
 def waits_started(previous: dict | None, row: dict) -> dict:
-    """{player: waiting_since} for every wait (turn, invitation, dispute vote) begun between two rows."""
+    """{player: waiting_since} for every wait (turn, invitation, dispute or rules vote) begun between two rows."""
     was = (previous or {}).get("waiting", {})
     return {p: since for p, since in row.get("waiting", {}).items() if was.get(p) != since}
 

@@ -106,11 +106,15 @@ def decide_vote(match, player: str, dispute_id: str, accept: bool) -> list[dict]
     return events
 
 
+def deadline_passed(vote: dict | None, now: str) -> bool:
+    """True if a vote (a dispute, a rules proposal) is still open and its deadline has passed at `now`."""
+    return (vote is not None and vote["status"] == OPEN and vote.get("deadline") is not None
+            and parse_time(now) >= parse_time(vote["deadline"]))
+
+
 def expiry_due(match, dispute_id: str, now: str) -> bool:
     """True if the dispute is still open and its deadline has passed at `now`."""
-    dispute = match.disputes.get(dispute_id)
-    return (dispute is not None and dispute["status"] == OPEN and dispute.get("deadline") is not None
-            and parse_time(now) >= parse_time(dispute["deadline"]))
+    return deadline_passed(match.disputes.get(dispute_id), now)
 
 
 def decide_expire(match, dispute_id: str, now: str) -> list[dict]:

@@ -1,9 +1,10 @@
 """Moving an active match to a newer rules version: `rules_upgraded {from, to}`, decided here (pure).
 
 Two ways lead to it: an operator's `turnstream rules migrate` (decide_upgrade), or the seated players' vote, run
-like a dispute: a seated player proposes (`rules_upgrade_proposed`), every other seated player who is not a bot
-votes (`rules_upgrade_voted`); unanimous acceptance appends `rules_upgraded`, any rejection
-`rules_upgrade_rejected`. Nobody left to vote (the proposer plays bots alone): the proposal is accepted at once.
+like a dispute: a seated player proposes (`rules_upgrade_proposed`, with its deadline), every other seated player
+who is neither a bot nor has conceded votes (`rules_upgrade_voted`); unanimous acceptance appends `rules_upgraded`,
+any rejection `rules_upgrade_rejected`, the deadline passing first `rules_upgrade_expired`. Nobody left to vote
+(the proposer plays bots alone): the proposal is accepted at once. Unlike a dispute it does not pause the match.
 
 An upgrade is refused unless the version is installed, newer than the match's, the match is active and not paused
 by a dispute, and the match's effective history folds under the new rules: exactly what the fold will do at the
@@ -18,7 +19,9 @@ import copy
 from . import platform_events as pe
 from .aggregate import game_event, new_event
 from .bot_seats import is_bot
+from .concede import check_not_conceded
 from .contract import ALL
+from .disputes import deadline_passed
 from .errors import RuleViolation
 from .text import T
 
@@ -33,8 +36,9 @@ NO_PROPOSAL = "platform:rules.no-proposal"
 OWN_PROPOSAL = "platform:rules.own-proposal"
 NOT_A_VOTER = "platform:rules.not-a-voter"
 ALREADY_VOTED = "platform:rules.already-voted"
+NOT_DUE = "platform:rules.not-due"
 
-OPEN, ACCEPTED, REJECTED = "open", "accepted", "rejected"
+OPEN, ACCEPTED, REJECTED, EXPIRED = "open", "accepted", "rejected", "expired"
 
 
 def _one_line(exc: BaseException) -> str:
@@ -127,8 +131,8 @@ def decide_upgrade(m, to_version: str, games: dict) -> list[dict]:
 
 # -- the players' way: a proposal and a unanimous vote ----------------------------------------------
 def voters(m, proposal: dict) -> list:
-    """Who votes on a proposal: every seated player but its proposer and the bots."""
-    return [p for p in m.players if p != proposal["by"] and not is_bot(p)]
+    """Who votes on a proposal: every seated player but its proposer, the bots and those who conceded."""
+    return [p for p in m.players if p != proposal["by"] and not is_bot(p) and p not in m.conceded]
 
 
 def open_proposal(m) -> dict | None:
@@ -137,16 +141,18 @@ def open_proposal(m) -> dict | None:
     return p if p is not None and p["status"] == OPEN else None
 
 
-def decide_propose(m, player: str, to_version: str, games: dict) -> list[dict]:
-    """`rules_upgrade_proposed` by a seated `player` (the caller checks the seat); with nobody else to vote,
-    `rules_upgraded` at once."""
+def decide_propose(m, player: str, to_version: str, games: dict, deadline: str | None = None) -> list[dict]:
+    """`rules_upgrade_proposed` by a seated `player` (the caller checks the seat), open until `deadline` (ISO-8601
+    UTC, handed in by the caller; none: until every vote); with nobody else to vote, `rules_upgraded` at once."""
     if open_proposal(m) is not None:
         raise RuleViolation(PROPOSAL_OPEN, T("a move to rules {to} is already being voted on",
                                              to=m.rules_proposal['to']))
+    check_not_conceded(m, player)
     check_upgrade(m, to_version, games)
     proposal = f"r{m.version + 1}"
+    when = {"deadline": deadline} if deadline else {}
     events = [new_event(pe.RULES_UPGRADE_PROPOSED, proposal=proposal, by=player,
-                        **{"from": m.game.rules_version, "to": to_version})]
+                        **{"from": m.game.rules_version, "to": to_version}, **when)]
     if not voters(m, {"by": player}):
         events.append(upgraded(m, to_version, proposal=proposal))
     return events
@@ -166,6 +172,7 @@ def decide_vote(m, player: str, accept: bool, games: dict) -> list[dict]:
         raise RuleViolation(PAUSED, T("a dispute is open: vote on the rules once it is resolved"))
     if player == proposal["by"]:
         raise RuleViolation(OWN_PROPOSAL, T("you proposed these rules; the other players vote"))
+    check_not_conceded(m, player)
     if player not in voters(m, proposal):
         raise RuleViolation(NOT_A_VOTER, T("only the seated players vote on the rules"))
     if player in proposal["votes"]:
@@ -182,3 +189,20 @@ def decide_vote(m, player: str, accept: bool, games: dict) -> list[dict]:
     except RuleViolation as exc:  # the history grew since the proposal and no longer folds under it
         return events + [new_event(pe.RULES_UPGRADE_REJECTED, proposal=pid, cause=exc.rule_id, reason=str(exc.message))]
     return events + [upgraded(m, proposal["to"], proposal=pid)]
+
+
+def expiry_due(m, proposal_id: str, now: str) -> bool:
+    """True if proposal `proposal_id` is still open in a running match and its deadline has passed at `now`."""
+    p = m.rules_proposal
+    return m.status == "active" and p is not None and p["id"] == proposal_id and deadline_passed(p, now)
+
+
+def decide_expire(m, proposal_id: str, now: str) -> list[dict]:
+    """`rules_upgrade_expired` once the proposal's deadline has passed without every vote (the match keeps its
+    rules; a new proposal may follow)."""
+    if not expiry_due(m, proposal_id, now):
+        p = open_proposal(m)
+        if p is None or p["id"] != proposal_id:
+            raise RuleViolation(NO_PROPOSAL, T("no move to other rules is being voted on in this match"))
+        raise RuleViolation(NOT_DUE, T("the vote on rules {to} is still open", to=p["to"]))
+    return [new_event(pe.RULES_UPGRADE_EXPIRED, proposal=proposal_id)]

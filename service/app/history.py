@@ -1,9 +1,6 @@
 """History of a match: replay at a version, audit, export, take-back and disputes."""
 from __future__ import annotations
 
-import logging
-from datetime import timedelta
-
 from domain.engine import ALL
 from domain.engine import aggregate as agg
 from domain.engine import audit as audit_mod
@@ -11,14 +8,13 @@ from domain.engine import disputes as disputes_mod
 from domain.engine import platform_events as pe
 from domain.engine import undo
 from domain.engine.commands import first_version
-from domain.engine.timestamps import format_time, parse_time
 
 from service.app.audit import EXPORT_FORMAT
-from service.app.errors import Invalid, NotFound, NotSeated, RuleRefused
+from service.app.errors import Invalid, NotFound, NotSeated
 from service.app.move_log import describe
+from service.app.vote_deadlines import DEFAULT_HOURS as DEFAULT_DISPUTE_HOURS
+from service.app.vote_deadlines import deadline_after, expire_when_due, expiry_queue, schedule_expiry
 
-log = logging.getLogger("turnstream.history")
-DEFAULT_DISPUTE_HOURS = 48.0
 EXPIRE_JOB = "workers.history_jobs.expire_dispute"
 SETUP_WINDOW = 256  # how far back a dispute looks for match_started to tell the opening setup apart
 
@@ -39,13 +35,7 @@ class History:
     @classmethod
     def from_wiring(cls, w) -> "History":
         """The history service of a wiring."""
-        from rq import Queue
-
-        from service.store.connections import make_queue_redis
-
-        hours = w.settings.dispute_hours
-        return cls(w.store, w.matches, w.matches.snapshots, w.games, w.users,
-                   lambda: Queue("default", connection=make_queue_redis(w.settings)), hours)
+        return cls(w.store, w.matches, w.matches.snapshots, w.games, w.users, expiry_queue(w), w.settings.dispute_hours)
 
     # -- replay --------------------------------------------------------------------------------
     def state_at(self, match_id: str, version: int, use_snapshots: bool = True) -> agg.Match:
@@ -194,7 +184,7 @@ class History:
     def open_dispute(self, actor: str, match_id: str, version: int, reason: str) -> dict:
         """Open a dispute on event `version`; schedules its expiry at the deadline."""
         self.expire_overdue(match_id)
-        deadline = format_time(parse_time(self.matches.clock()) + timedelta(hours=self.dispute_hours))
+        deadline = deadline_after(self.matches.clock(), self.dispute_hours)
         window = self.store.read_range(match_id, max(1, version - SETUP_WINDOW), version)
 
         def decide(match, rng):
@@ -208,20 +198,8 @@ class History:
 
     def schedule_expiry(self, match_id: str, dispute_id: str) -> bool:
         """Enqueue the expiry job at the dispute's deadline (RQ enqueue_in); False if the queue is unreachable."""
-        if self.queue_factory is None:
-            return False
-        from redis.exceptions import RedisError
-        from rq import Retry
-
-        try:
-            self.queue_factory().enqueue_in(timedelta(hours=self.dispute_hours), EXPIRE_JOB, match_id, dispute_id,
-                                            job_id=f"dispute-{match_id}-{dispute_id}", result_ttl=0,
-                                            retry=Retry(max=3, interval=[10, 60, 300]))
-            return True
-        except RedisError as exc:
-            log.warning("cannot schedule the expiry of %s/%s (it expires on the next access): %s",
-                        match_id, dispute_id, exc)
-            return False
+        return schedule_expiry(self.queue_factory, self.dispute_hours, EXPIRE_JOB, match_id, dispute_id,
+                               f"dispute-{match_id}-{dispute_id}")
 
     def vote(self, actor: str, match_id: str, dispute_id: str, accept: bool) -> dict:
         """Vote on an open dispute; answer its status after the vote."""
@@ -256,26 +234,18 @@ class History:
                         "event": live.redact(stored[0], viewer) if stored else None})
         return out
 
-    def _dispute_status(self, match_id: str, dispute_id: str, now: str) -> tuple[str | None, bool]:
-        """(the dispute's status or None if unknown, whether its deadline has passed while open)."""
-        def facts(m):
-            dispute = m.disputes.get(dispute_id)
-            return (dispute["status"] if dispute else None), disputes_mod.expiry_due(m, dispute_id, now)
-        return self.matches.read(match_id, facts)
-
     def expire(self, match_id: str, dispute_id: str, now: str | None = None) -> str:
         """Reject a dispute whose deadline has passed (idempotent); return the dispute's status."""
         now = now or self.matches.clock()
-        status, due = self._dispute_status(match_id, dispute_id, now)
+
+        def facts(m):  # (the dispute's status or None if unknown, whether its deadline has passed while open)
+            dispute = m.disputes.get(dispute_id)
+            return (dispute["status"] if dispute else None), disputes_mod.expiry_due(m, dispute_id, now)
+
+        status = expire_when_due(self.matches, match_id, facts, lambda m: disputes_mod.decide_expire(m, dispute_id, now))
         if status is None:
             raise NotFound.of("dispute", dispute_id)
-        if not due:
-            return status
-        try:
-            self.matches.execute(match_id, None, lambda m, rng: disputes_mod.decide_expire(m, dispute_id, now))
-        except RuleRefused:
-            pass
-        return self._dispute_status(match_id, dispute_id, now)[0]
+        return status
 
     def expire_overdue(self, match_id: str) -> None:
         """Expire the open dispute of a match if its deadline has passed (a lost expiry job cannot stall it)."""

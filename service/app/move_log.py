@@ -76,6 +76,8 @@ def _platform_sentence(env: dict, name, game) -> Text:
             return T("the move to other rules was rejected: {reason}; the match keeps its rules",
                      reason=d.get("reason"))
         return T("the move to other rules was rejected; the match keeps its rules")
+    if t == pe.RULES_UPGRADE_EXPIRED:
+        return T("the vote on other rules ran out of time: the match keeps its rules")
     if t == pe.SEED_REVEALED:
         return T("the random seed was revealed ({seed}...): every draw can now be audited", seed=str(d.get("seed"))[:16])
     return Text(t.replace("_", " "))

@@ -6,6 +6,8 @@ import threading
 
 import orjson
 
+from service.app.rules_upgrade import proposal_shown
+
 # keys sorted: the same answer is the same bytes in any process, whatever order its dicts were built in
 OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_SORT_KEYS
 MAX_ENTRIES = 2048  # (match, viewer) pairs per process; the oldest half goes when full
@@ -38,7 +40,7 @@ def state_document(match, user_id: str | None) -> dict:
     return {"id": match.id, "game": match.game_id, "rules_version": match.game.rules_version,
             "status": match.status, "version": match.version,
             "players": list(match.players), "active_players": match.active_players(),
-            "view": match.view(viewer), "result": match.result}
+            "view": match.view(viewer), "result": match.result, "rules_proposal": proposal_shown(match)}
 
 
 def entity_tag(version: int, viewer: str | None) -> str:

@@ -198,6 +198,9 @@ RULES = (
     ("history.vote", "command_rate_limit", "commands", "user"),
     ("history.propose_rules_upgrade", "command_rate_limit", "commands", "user"),  # each replays the history
     ("history.vote_rules_upgrade", "command_rate_limit", "commands", "user"),
+    ("history.propose_rules", "command_rate_limit", "commands", "user"),
+    ("history.accept_rules_proposal", "command_rate_limit", "commands", "user"),
+    ("history.decline_rules_proposal", "command_rate_limit", "commands", "user"),
     ("matches.chat", "chat_rate_limit", "chat", "user"),
     ("concede.concede", "command_rate_limit", "commands", "user"),
     ("mail_api.put_email", "email_rate_limit", "verify-mail", "user"),  # each mails a link

@@ -79,7 +79,7 @@ class RulesUpgradeProposal(Schema):
 
 def rules_upgrades() -> RulesUpgrades:
     """The rules-upgrade use cases of the app's wiring."""
-    return RulesUpgrades(wiring().matches)
+    return RulesUpgrades.from_wiring(wiring())
 
 
 @bp.get("/api/matches/<match_id>/rules-upgrade")
@@ -107,3 +107,28 @@ def vote_rules_upgrade(match_id):
     user = current_user()
     data = body(schemas.Vote)
     return rules_upgrades().vote(user["id"], match_id, data["accept"])
+
+
+# -- the contract's names for the same proposal (../shared/API.md, "Rules versions") --------------------------------
+@bp.post("/api/matches/<match_id>/rules-proposal")
+@documented("propose moving the match to newer rules (as POST /rules-upgrade)", ok=201, body=RulesUpgradeProposal,
+            auth="required", errors=(403, 409, 422))
+def propose_rules(match_id):
+    """A seated player proposes a newer rules version; the other players accept or decline until the deadline."""
+    user = current_user()
+    data = body(RulesUpgradeProposal)
+    return rules_upgrades().propose(user["id"], match_id, data["to"]), 201
+
+
+@bp.post("/api/matches/<match_id>/rules-proposal/accept")
+@documented("accept the proposed rules", auth="required", errors=(403, 409, 422))
+def accept_rules_proposal(match_id):
+    """Accept the open proposal: the last acceptance moves the match to its rules."""
+    return rules_upgrades().vote(current_user()["id"], match_id, True)
+
+
+@bp.post("/api/matches/<match_id>/rules-proposal/decline")
+@documented("decline the proposed rules", auth="required", errors=(403, 409, 422))
+def decline_rules_proposal(match_id):
+    """Decline the open proposal: the match keeps its rules."""
+    return rules_upgrades().vote(current_user()["id"], match_id, False)
