@@ -1,6 +1,6 @@
 """Declares the Origins: First Builders `GAME` from the rule modules.
 
-Interpretations beyond the spec (see also /work/shared/rules/origins.md §10):
+Interpretations beyond the spec (see also docs/rules/origins.md §10):
 - The data file is `origins.json` (the spec names it `data.json`); same tables, same keys.
 - Command budget: the spec gives no hard budget, only an estimate (200-350 commands for 2 players);
   random legal playouts use the platform's budget of 3000 commands, far above what any playout needs.

@@ -1,6 +1,6 @@
 """The `GAME` declaration of ti4-exploration: an exploration skirmish built around TI4 rule 73 (Exploration).
 
-Source: /work/shared/rules/ti4-exploration.md (normative) and its seed, the Russian rules-reference entry
+Source: docs/rules/ti4-exploration.md (normative) and its seed, the Russian rules-reference entry
 "73 Разведка"; rejections cite the seed's numbering (73.2d, 73.comment-4, ...).
 
 Interpretations where the spec is silent or unclear:

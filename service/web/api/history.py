@@ -109,7 +109,7 @@ def vote_rules_upgrade(match_id):
     return rules_upgrades().vote(user["id"], match_id, data["accept"])
 
 
-# -- the contract's names for the same proposal (../shared/API.md, "Rules versions") --------------------------------
+# -- the contract's names for the same proposal (docs/api-contract.md, "Rules versions") ----------------------------
 @bp.post("/api/matches/<match_id>/rules-proposal")
 @documented("propose moving the match to newer rules (as POST /rules-upgrade)", ok=201, body=RulesUpgradeProposal,
             auth="required", errors=(403, 409, 422))
