@@ -1,6 +1,6 @@
 """Mail jobs on the notifications queue: send one mail (retried with backoff by RQ while the SMTP server is
 away; sent once per mail id), and decide which mails projection changes call for ("your move", invitations,
-disputes), the daily digest and the deadline reminders."""
+disputes, proposed rules), the daily digest and the deadline reminders."""
 from __future__ import annotations
 
 import dataclasses
@@ -10,7 +10,7 @@ from datetime import datetime, timedelta, timezone
 from domain.engine import platform_events as pe
 from domain.engine.text import name as printed
 from domain.engine.timestamps import epoch, format_time, parse_time
-from projections.summary import DISPUTE_VOTE, INVITATION, TURN, turns_started, waits, waits_started
+from projections.summary import DISPUTE_VOTE, INVITATION, RULES_VOTE, TURN, turns_started, waits, waits_started
 
 from service.app.mail.compose import Letter, compose, unsubscribe_kind
 from service.app.mail.service import job_id_of as job_id_of_spec  # noqa: F401 (tests find a mail's job by it)
@@ -88,7 +88,7 @@ def skip_reason(w, spec: dict, prefs: dict) -> str | None:
             return "moved_on"
     elif kind == "invitation" and not prefs["invitations"]:
         return "off"
-    elif kind == "dispute" and not prefs["disputes"]:
+    elif kind in ("dispute", "rules_vote") and not prefs["disputes"]:
         return "off"
     return None
 
@@ -118,9 +118,9 @@ def letter_of(w, spec: dict, name: str) -> Letter | None:
     others = ", ".join(names[p] for p in row["players"] if p != spec["user"]) or "-"
     values = {"game": game, "opponents": others, "players": others,
               "inviter": names.get(row.get("created_by"), "-"), "by": names.get(spec.get("by"), "-"),
-              "reason": spec.get("reason") or ""}
+              "reason": spec.get("reason") or "", "version": spec.get("version") or ""}
+    values["deadline"] = parse_time(spec["deadline"]).strftime("%Y-%m-%d %H:%M") if spec.get("deadline") else "-"
     if kind == "reminder":
-        values["deadline"] = parse_time(spec["deadline"]).strftime("%Y-%m-%d %H:%M")
         values["hours"] = f"{spec['hours']:g}"
     return Letter(kind, name, w.mail.url(f"/matches/{row['id']}"), values)
 
@@ -158,14 +158,14 @@ def mail_readers(w, user_ids) -> dict:
 
 
 def notify(changes: list, matches: dict) -> list:
-    """Post the mails these projection changes call for: "your move" (immediate), invitations and dispute votes,
-    to players with a proven address who want them (checked again when each is sent); return the mail ids."""
+    """Post the mails these projection changes call for: "your move" (immediate), invitations, dispute and rules
+    votes, to players with a proven address who want them (checked again when each is sent); return the mail ids."""
     w = wiring()
     wanted = []
     for prev, row in changes:
         reasons = waits(row)
         for player, since in waits_started(prev, row).items():
-            if reasons.get(player) in (TURN, INVITATION, DISPUTE_VOTE):
+            if reasons.get(player) in (TURN, INVITATION, DISPUTE_VOTE, RULES_VOTE):
                 wanted.append((row, player, since, reasons[player]))
     if not wanted:
         return []
@@ -184,6 +184,10 @@ def notify(changes: list, matches: dict) -> list:
             dispute = matches[row["id"]].open_dispute() or {}
             spec = {**base, "id": f"dispute:{player}:{row['id']}:{dispute.get('id')}", "kind": "dispute",
                     "by": dispute.get("by"), "reason": dispute.get("reason")}
+        elif reason == RULES_VOTE and prefs["disputes"]:  # the same preference: a vote the others wait for
+            proposal = matches[row["id"]].rules_proposal or {}
+            spec = {**base, "id": f"rules_vote:{player}:{row['id']}:{proposal.get('id')}", "kind": "rules_vote",
+                    "by": proposal.get("by"), "version": proposal.get("to"), "deadline": proposal.get("deadline")}
         else:
             continue
         if w.mail.post(spec):

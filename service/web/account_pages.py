@@ -20,10 +20,12 @@ from service.web.sessions import LOGIN_CSRF_COOKIE, SESSION_COOKIE, SESSION_PREF
 
 bp = Blueprint("account", __name__)
 
-# what an unsubscribe link turns off, as the page's sentences quote it ("Stop ...?", "you will get no more ...")
+# what an unsubscribe link turns off, as the page's sentences quote it ("Stop ...?", "you will get no more ..."); a
+# dispute's and a rules proposal's mails answer to one preference, so their links turn both off
+VOTE_MAILS = _l("mails asking for your vote (disputes, proposed rules)")
 KIND_NAMES = {"your_move": _l("\u201cyour move\u201d mails"), "digest": _l("the daily digest of your waiting matches"),
               "reminder": _l("deadline reminders"), "invitation": _l("invitation mails"),
-              "dispute": _l("dispute mails"), ALL: _l("every notification mail")}
+              "dispute": VOTE_MAILS, "rules_vote": VOTE_MAILS, ALL: _l("every notification mail")}
 OTHER_MAILS = _l("these mails")
 REFUSALS = {"invalid": _l("This link is not valid (it may have been cut short when it was copied)."),
             "expired": _l("This link has expired."),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask_babel import gettext
 
 from domain.engine import platform_events as pe
+from domain.engine import rules_upgrade
 from domain.engine.commands import same_command
 
 from service.app.move_log import describe
@@ -151,3 +152,12 @@ def dispute_vote_note(match, voter: str, names: dict) -> str | None:
         return gettext("%(by)s disputes their own move: vote", by=names.get(by, by))
     return gettext("%(by)s disputes %(mover)s's move: vote", by=names.get(by, by),
                    mover=names.get(mover) or gettext("someone"))
+
+
+def rules_vote_note(match, voter: str, names: dict) -> str | None:
+    """The inbox line of an open rules proposal waiting for `voter`: "Ann proposes rules 2027.01: vote"."""
+    proposal = rules_upgrade.open_proposal(match)
+    if proposal is None:
+        return None
+    return gettext("%(by)s proposes rules %(version)s: vote", by=names.get(proposal["by"], proposal["by"]),
+                   version=proposal["to"])

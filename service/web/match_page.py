@@ -11,6 +11,7 @@ from service.web.deadline_view import hours_text, turn_deadlines
 from service.web.i18n import choose_language
 from service.web.match_log import LOG_LIMIT, chat_messages, latest, log_by_round, log_entries
 from service.app.matches import legal_for
+from service.app.rules_upgrade import proposal_shown
 from service.app.standings import standings
 
 LIVE_PARTS = ("status", "players", "actions", "log", "disputes", "chat", "result")
@@ -35,12 +36,22 @@ def live_sections(w, match, viewer, csrf: str = "") -> dict:
     ctx = {"match": match, "viewer": viewer, "names": names, "csrf": csrf, "active": active, "groups": groups,
            "log": log, "rounds": rounds, "quotes": quotes,
            "disputes": list(match.disputes.values()), "header": header(match, viewer, active, legal),
+           "rules_vote": rules_vote(match, names),
            "chat": chat_messages(match, names), "standings": final_standings(match, view, names),
            "deadlines": turn_deadlines(w, match, active), "deadline_text": hours_text(match.turn_deadline_hours or 0)}
     board = render_board(match.game, view, viewer, names, acts)
     html = {key: Markup(render_template(f"parts/{key}.html", **ctx)) for key in LIVE_PARTS}
     html["board"] = board
     return {"html": html, "names": names, "active": active}
+
+
+def rules_vote(match, names: dict) -> dict | None:
+    """The open proposal to move the match to other rules, with the names of the voters it still waits for (None:
+    none open)."""
+    shown = proposal_shown(match)
+    if shown is not None:
+        shown["waiting"] = [names.get(p, p) for p in shown["voters"] if p not in shown["accepted"]]
+    return shown
 
 
 def header(match, viewer, active: list, legal: list) -> dict:

@@ -17,7 +17,7 @@ from service.web.errors import ApiError, api_error
 from service.app.history import History
 from service.web.http import wiring
 from service.web.lobby_form import bots_from_form, field_errors, option_fields, parse_options, resolve_invites
-from service.web.match_log import dispute_vote_note
+from service.web.match_log import dispute_vote_note, rules_vote_note
 from service.web.match_page import live_sections
 from service.app.seen import SeenVersions
 from service.app.standings import winners_sentence
@@ -148,6 +148,9 @@ def favicon():
 
 
 # -- the lobby -----------------------------------------------------------------------------------
+VOTE_NOTES = {"dispute_vote": dispute_vote_note, "rules_vote": rules_vote_note}  # an inbox vote's line, in words
+
+
 def lobby(error: str | None = None, status: int = 200, kept: dict | None = None):
     """Render the lobby for the current browser; `kept` is a refused form's entries, shown again."""
     w = wiring()
@@ -161,8 +164,8 @@ def lobby(error: str | None = None, status: int = 200, kept: dict | None = None)
                     if not user or user["id"] not in row["players"]]
     ids = [p for row in inbox + mine + open_matches for p in row.get("players", [])]
     names = w.users.names(ids)
-    notes = {row["id"]: w.matches.read(row["id"], lambda m: dispute_vote_note(m, user["id"], names))
-             for row in inbox if row.get("waiting_for") == "dispute_vote"}
+    notes = {row["id"]: w.matches.read(row["id"], lambda m: VOTE_NOTES[row["waiting_for"]](m, user["id"], names))
+             for row in inbox if row.get("waiting_for") in VOTE_NOTES}
     games = [{"id": gm.id, "title": gm.title, "min": gm.min_players, "max": gm.max_players,
               "fields": option_fields(gm), "picture": has_picture(gm)} for gm in w.games.values()]
     html = render_template("lobby.html", user=user, inbox=inbox, mine=mine, open_matches=open_matches,
@@ -500,6 +503,7 @@ ACTIONS = {
     "command": ("/api/matches/{id}/commands", "POST"),
     "takeback": ("/api/matches/{id}/takeback", "POST"),
     "dispute": ("/api/matches/{id}/disputes", "POST"),
+    "rules_vote": ("/api/matches/{id}/rules-upgrade/votes", "POST"),
     "chat": ("/api/matches/{id}/chat", "POST"),
     "rematch": ("/api/matches/{id}/rematch", "POST"),
     "concede": ("/api/matches/{id}/concede", "POST"),

@@ -14,7 +14,7 @@ LANGUAGES = ("en", "ru")
 MAX_REMINDER_HOURS = 24 * 30
 # which preference each kind of mail answers to (and what an unsubscribe link turns off)
 KIND_PREFERENCE = {"your_move": "your_move", "digest": "your_move", "reminder": "deadline_reminder_hours",
-                   "invitation": "invitations", "dispute": "disputes"}
+                   "invitation": "invitations", "dispute": "disputes", "rules_vote": "disputes"}
 ALL = "all"  # the unsubscribe kind of account mails (verification, sign-in): every notification off
 OFF_VALUE = {"your_move": OFF, "deadline_reminder_hours": None, "invitations": False, "disputes": False}
 

@@ -182,6 +182,11 @@
       act("vote/" + encodeURIComponent(vote.dataset.vote), {accept: vote.dataset.accept === "true"}, t("Vote recorded."));
       return;
     }
+    var rulesVote = ev.target.closest("[data-rules-vote]");  // the proposed rules (parts/rules_vote.html)
+    if (rulesVote) {
+      act("rules_vote", {accept: rulesVote.dataset.accept === "true"}, t("Vote recorded."));
+      return;
+    }
     if (ev.target.id === "takeback" || ev.target.closest("[data-undo-now]")) {
       act("takeback", {}, t("Your last move was taken back."));
     }
