@@ -33,6 +33,15 @@ def entry_ms(entry_id: str) -> int:
     return int(entry_id.split("-", 1)[0])
 
 
+class TooFarBehind(Exception):
+    """A stream's catch-up is larger than its budget: the client reloads instead (`version`: a match stream's
+    version now, where it resumes after reloading)."""
+
+    def __init__(self, version: int | None = None):
+        super().__init__(version)
+        self.version = version
+
+
 class StreamsFull(Exception):
     """A cap on open streams is reached: `which` is "process", "user" or "address"."""
 
@@ -333,19 +342,27 @@ class LiveHub:
         with self._lock:
             return [s for u in users for s in self._by_user.get(u, ())]
 
-    def events_for(self, match_id: str, after: int, at_ms: int, explicit=(), only=None) -> list:
+    def events_for(self, match_id: str, after: int, at_ms: int, explicit=(), only=None,
+                   budget: int | None = None) -> list:
         """[(subscriber, ("event", match, version, redacted JSON, at_ms))] for the events after version
-        `after` of a match: to `explicit` subscribers and to the user streams of its players (or to `only`)."""
-        return self.matches.read(match_id, lambda match: self._collect(match, after, at_ms, explicit, only))
+        `after` of a match: to `explicit` subscribers and to the user streams of its players (or to `only`);
+        TooFarBehind once their JSON exceeds `budget` bytes."""
+        return self.matches.read(match_id, lambda match: self._collect(match, after, at_ms, explicit, only, budget))
 
-    def match_backlog(self, sub: Subscriber, match_id: str, after: int | None) -> tuple[int, list]:
-        """(the match's version, the messages of its events after `after`; none when `after` is None)."""
+    def match_backlog(self, sub: Subscriber, match_id: str, after: int | None,
+                      budget: int | None = None) -> tuple[int, list]:
+        """(the match's version, the messages of its events after `after`; none when `after` is None);
+        TooFarBehind (with the version) when they exceed `budget` bytes."""
         def collect(match):
             start = match.version if after is None else after
-            return match.version, [item for _s, item in self._collect(match, start, now_ms(), (), [sub])]
+            try:
+                items = self._collect(match, start, now_ms(), (), [sub], budget)
+            except TooFarBehind:
+                raise TooFarBehind(match.version) from None
+            return match.version, [item for _s, item in items]
         return self.matches.read(match_id, collect)
 
-    def _collect(self, match, after: int, at_ms: int, explicit, only) -> list:
+    def _collect(self, match, after: int, at_ms: int, explicit, only, budget: int | None = None) -> list:
         if len(self._seats) > SEATS_CACHE:
             self._seats.clear()
         self._seats[match.id] = (frozenset(match.players), match.status == "open")
@@ -359,10 +376,13 @@ class LiveHub:
         by_viewer: dict = {}
         for sub in subs:
             by_viewer.setdefault(match.viewer_for(sub.user), []).append(sub)
-        out = []
+        out, size = [], 0
         for viewer, group in by_viewer.items():
             for env in envs:
                 item = ("event", match.id, env["version"], compact_json(match.redact(env, viewer)), at_ms)
+                size += len(item[3])
+                if budget is not None and size > budget:
+                    raise TooFarBehind()  # stop before the rest is redacted: a catch-up never costs more
                 out.extend((sub, item) for sub in group)
         return out
 
@@ -408,9 +428,10 @@ class LiveHub:
                     followed.add(match_id)
         return followed
 
-    def replay_since(self, sub: Subscriber, since_ms: int) -> list | None:
+    def replay_since(self, sub: Subscriber, since_ms: int, budget: int | None = None) -> list | None:
         """The messages of the events appended since `since_ms` to the subscriber's matches, in log order;
-        None when there are too many (the client should reload instead)."""
+        None when there are too many log entries to scan (the client should reload instead), TooFarBehind when
+        their JSON exceeds `budget` bytes."""
         if not sub.matches and not (sub.user and sub.everything_of_user):
             return []  # follows no match: nothing to scan for
         if self.log_keep_hours >= 0 and since_ms < time.time() * 1000 - self.log_keep_hours * 3_600_000:
@@ -426,11 +447,14 @@ class LiveHub:
             entries.extend(found)
         entries.sort(key=lambda e: tuple(int(x) for x in e[0].split("-")))
         followed = self._followed(sub, {fields["m"] for _id, fields in entries})
-        out = []
+        out, size = [], 0
         for entry_id, fields in entries:
             if fields["m"] not in followed:  # another match: not loaded, not folded
                 continue
             version, count = int(fields["v"]), int(fields.get("n", 1))
-            out.extend(item for _sub, item in
-                       self.events_for(fields["m"], version - count, entry_ms(entry_id), only=[sub]))
+            left = None if budget is None else budget - size
+            items = [item for _sub, item in
+                     self.events_for(fields["m"], version - count, entry_ms(entry_id), only=[sub], budget=left)]
+            size += sum(len(item[3]) for item in items)
+            out.extend(items)
         return out

@@ -1,5 +1,8 @@
-"""Parked live streams: once a stream's greeting and catch-up are written, the request that opened it ends and its
-connection is handed to one writer per web process, which keeps only the socket, the subscriber and its cursor.
+"""Parked live streams: once a stream's greeting and catch-up are formatted, the request that opened it ends and its
+connection is handed to one writer per web process, which keeps only the socket, the subscriber and its cursor. The
+writer sends the response's headers and first bytes too, without blocking, so a stream is bounded from its first
+byte: what a client has not taken counts against MAX_PENDING and MAX_PENDING_TOTAL, and the lifetime and keep-alives
+hold while a write waits.
 
 An open stream held by its request keeps a greenlet's saved stack, the WSGI environ, werkzeug's request and
 response and gunicorn's read buffer: about 30 kB each while nothing happens. Parked, it keeps a few hundred bytes
@@ -30,7 +33,8 @@ END_CHUNK = b"0\r\n\r\n"  # the end of a chunked body: the client sees the strea
 
 class HandOff(bytes):
     """The first bytes of a stream (greeting and catch-up), yielded by its response: a server that can park the
-    connection writes them, then calls `take(fd, chunked)` and sets `taken`; any other server just sends them."""
+    connection calls `take(fd, chunked, head)` with the response's status line and headers, unsent, and sets
+    `taken` (the parked streams write both without blocking); any other server just sends them."""
 
     def __new__(cls, data: bytes, take):
         self = super().__new__(cls, data)
@@ -95,9 +99,10 @@ class Parking:
 
     # -- a stream arrives --------------------------------------------------------------------------------------
     def park(self, fd: int, chunked: bool, hub, sub, writer, lifetime_ends: float, signed_in, pushed,
-             release) -> Parked:
-        """Take over connection `fd` (non-blocking from now on) for `sub` of `hub`; the messages it had queued go
-        first."""
+             release, opening: bytes = b"", head: bytes = b"", last: bool = False) -> Parked:
+        """Take over connection `fd` (non-blocking from now on) for `sub` of `hub`: the response's `head` and
+        `opening` body bytes go first, under the budget of every write, then the messages it had queued (none
+        when `last`: the stream ends after its opening)."""
         import select
         self._start()
         self.hub = hub
@@ -110,11 +115,15 @@ class Parking:
         self._epoll.register(fd, select.EPOLLIN | select.EPOLLRDHUP)  # raises before anything is kept
         self._streams[fd] = p
         self._count(1)
-        for item in sub.hand_over(p):
-            p.deliver(item)
-        if sub.closed:
+        if head or opening:
+            self._send(p, opening, head)
+        queued = sub.hand_over(p)
+        if sub.closed or last:
             self.ending(p)
-        elif sub.recheck:
+            return p
+        for item in queued:
+            p.deliver(item)
+        if sub.recheck:
             self.queue(p, None)
         return p
 
@@ -194,24 +203,26 @@ class Parking:
             p.quiet = now
             self._send(p, "".join(out).encode())
 
-    def _send(self, p: Parked, body: bytes) -> None:
-        data = b"%X\r\n%s\r\n" % (len(body), body) if p.chunked else body
-        if p.pending:
-            self._keep(p, p.pending + data)
-            if len(p.pending) > MAX_PENDING or self._pending_total > MAX_PENDING_TOTAL:
-                self._end(p, clean=False)  # its client stopped reading: it resumes with Last-Event-ID
-            return
-        try:
-            sent = os.write(p.fd, data)
-        except BlockingIOError:
-            sent = 0
-        except OSError:
-            self._end(p, clean=False)
-            return
-        if sent < len(data):  # the rest goes out when the connection can take it (the watch loop)
-            import select
-            self._keep(p, data[sent:])
+    def _send(self, p: Parked, body: bytes, head: bytes = b"") -> None:
+        """Write `head` and `body` (framed) now as far as the connection takes them; the rest waits, within
+        MAX_PENDING for `p` and MAX_PENDING_TOTAL for the process, or `p` is ended."""
+        data = head + (b"%X\r\n%s\r\n" % (len(body), body) if p.chunked and body else body)
+        if not p.pending:
+            try:
+                sent = os.write(p.fd, data)
+            except BlockingIOError:
+                sent = 0
+            except OSError:
+                self._end(p, clean=False)
+                return
+            data = data[sent:]
+            if not data:
+                return
+            import select  # the rest goes out when the connection can take it (the watch loop)
             self._epoll.modify(p.fd, select.EPOLLIN | select.EPOLLRDHUP | select.EPOLLOUT)
+        self._keep(p, p.pending + data)
+        if len(p.pending) > MAX_PENDING or self._pending_total > MAX_PENDING_TOTAL:
+            self._end(p, clean=False)  # its client stopped reading: it resumes with Last-Event-ID
 
     def _keep(self, p: Parked, pending: bytes) -> None:
         """What waits for `p`'s connection is now `pending` (the process's total follows)."""

@@ -27,13 +27,13 @@ class OneSendResponse(wsgi.Response):
 
     def write(self, arg):
         """Write body bytes; the first write of a sized response carries the headers in the same send; a
-        stream's HandOff, as the first write, is sent and its connection handed to the parked streams."""
+        stream's HandOff, as the first write, hands its connection, headers and bytes to the parked streams."""
         if isinstance(arg, stream_parking.HandOff) and self._can_park():
             self.force_close()  # the headers say `Connection: close`: this connection serves nothing else
-            self._write(bytes(arg))
+            head, self.headers_sent = self.header_bytes(), True  # written by the parked streams, never blocking
             fd = os.dup(self.sock.fileno())  # gunicorn closes its own descriptor; the connection lives on in this one
             try:
-                arg.take(fd, self.chunked)
+                arg.take(fd, self.chunked, head)
             except BaseException:
                 os.close(fd)
                 raise

@@ -1,6 +1,7 @@
 """The parked streams' writer on real socket pairs (gevent's loop, no server): what one pass gathered goes out as
 one chunk, a lifetime ends the body cleanly, a hang-up or a client that stops reading frees the stream, and a
-sign-out ends it before anything more is written."""
+sign-out ends it before anything more is written; a stream's headers and catch-up are written without blocking,
+under the same budget, and its lifetime and keep-alives hold while they wait for a client that never reads."""
 from __future__ import annotations
 
 import socket
@@ -30,12 +31,13 @@ def parked():
     """park(lifetime=60, signed_in=...) -> (client socket, subscriber, released list); every pair closed after."""
     parking, opened = Parking(), []
 
-    def park(lifetime: float = 60.0, signed_in=lambda: True, pushed=lambda: True):
+    def park(lifetime: float = 60.0, signed_in=lambda: True, pushed=lambda: True, **first):
         server, client = socket.socketpair()
+        server.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 32 * 1024)  # what a client leaves unread soon waits
         opened.extend([server, client])
         sub, released = Subscriber("ann", "10.0.0.1", ["m1"]), []
         parking.park(server.detach(), True, None, sub, Writer(), time.monotonic() + lifetime, signed_in, pushed,
-                     lambda: released.append(True))
+                     lambda: released.append(True), **first)
         return client, sub, released
     yield parking, park
     for s in opened:
@@ -138,3 +140,57 @@ def test_signing_out_ends_the_stream_before_anything_more_is_written(parked):
     sub.push(("event", "m1", 1, '"secret"', 0))
     assert wait_for(lambda: released)
     assert read_some(client) == END_CHUNK
+
+
+def chunk(body: bytes) -> bytes:
+    return b"%X\r\n%s\r\n" % (len(body), body)
+
+
+def test_the_headers_and_catch_up_go_first_then_what_was_queued(parked):
+    parking, park = parked
+    server, client = socket.socketpair()
+    sub = Subscriber("ann", "10.0.0.1", ["m1"])
+    sub.push(("event", "m1", 3, '"queued"', 0))
+    parking.park(server.detach(), True, None, sub, Writer(), time.monotonic() + 60, lambda: True, lambda: True,
+                 lambda: None, opening=b"id: 2\ndata: 2\n\n", head=b"HTTP/1.1 200 OK\r\n\r\n")
+    got = read_until(client, b"queued")
+    client.close()
+    assert got == b"HTTP/1.1 200 OK\r\n\r\n" + chunk(b"id: 2\ndata: 2\n\n") + chunk(b'id: 3\ndata: "queued"\n\n')
+
+
+def test_a_last_opening_is_written_and_the_stream_ends(parked):
+    parking, park = parked
+    client, sub, released = park(opening=b"event: reload\nid: 7\ndata: {}\n\n", head=b"H\r\n\r\n", last=True)
+    sub.push(("event", "m1", 8, '"after"', 0))
+    assert wait_for(lambda: released) and len(parking) == 0
+    assert read_some(client) == b"H\r\n\r\n" + chunk(b"event: reload\nid: 7\ndata: {}\n\n") + END_CHUNK
+
+
+def test_a_catch_up_the_client_never_reads_waits_within_the_budget_and_counts_for_the_process(parked):
+    parking, park = parked
+    opening = b"x" * (stream_parking.MAX_PENDING - 4096)  # more than a socket pair's buffers take
+    client, sub, released = park(opening=opening, head=b"H\r\n\r\n")
+    assert not released and 0 < parking._pending_total < len(opening)  # the kernel took some; the rest waits
+    gevent.sleep(0.1)
+    assert not released and len(parking) == 1  # parked at once: nothing blocked on the write
+
+
+def test_a_catch_up_beyond_what_a_connection_may_fall_behind_ends_it(parked):
+    parking, park = parked
+    client, sub, released = park(opening=b"x" * (stream_parking.MAX_PENDING + (1 << 20)))
+    assert released and len(parking) == 0 and parking._pending_total == 0
+
+
+def test_lifetime_and_keep_alives_hold_while_a_write_is_blocked(parked):
+    parking, park = parked
+    opening = b"x" * (stream_parking.MAX_PENDING - 4096)
+    client, sub, released = park(opening=opening)
+    quiet_client, _sub, _released = park(opening=opening)
+    blocked = next(p for p in parking._streams.values() if p.sub is _sub)
+    waiting = len(blocked.pending)
+    parking.sweep(time.monotonic() + stream_parking.KEEPALIVE_SECONDS + 1)  # the writer gets a keep-alive to send
+    assert wait_for(lambda: len(blocked.pending) == waiting + len(chunk(b": keep-alive\n\n")))
+    stream = next(p for p in parking._streams.values() if p.sub is sub)
+    stream.ends = time.monotonic()
+    parking.sweep(time.monotonic())
+    assert wait_for(lambda: released) and len(parking) == 1  # its lifetime is over: ended though its write waits

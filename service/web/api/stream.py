@@ -13,10 +13,10 @@ from service.web.errors import ApiError
 from service.web.json_guard import MAX_VERSION
 from service.web.http import bearer_token, wiring
 from service.app.users import token_hash
-from service.app.live import StreamsFull, Subscriber, now_ms
+from service.app.live import StreamsFull, Subscriber, TooFarBehind, now_ms
 from service.metrics import LIVE_STREAMS
 from service.server import stream_parking
-from service.server.stream_parking import CREDENTIAL_CHECK_SECONDS, KEEPALIVE_SECONDS, HandOff
+from service.server.stream_parking import CREDENTIAL_CHECK_SECONDS, KEEPALIVE_SECONDS, MAX_PENDING, HandOff
 from service.web.openapi import documented
 from service.web.pages import page_user
 
@@ -29,6 +29,9 @@ MAX_WATCH = 50
 RECENT_CAP = 100  # matches a cursor may list
 MATCH_ID = re.compile(r"^[A-Za-z0-9_\-]{1,64}$")
 CURSOR = re.compile(r"^(\d{1,15})((?:\.[A-Za-z0-9_\-]{1,64}:\d{1,12})*)$")
+CATCHUP_BUDGET = MAX_PENDING - 4096  # a stream's first bytes, with its headers and framing, fit what a connection
+# may fall behind: a longer catch-up is a "reload" message instead, so no stream costs more from its first byte
+RETRY = "retry: 1500\n"
 HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 LAST_EVENT_ID = {"name": "Last-Event-ID", "in": "header", "required": False, "schema": {"type": "string"}}
 SSE = {"content": "text/event-stream", "auth": "optional", "errors": (503,), "headers": (LAST_EVENT_ID,)}
@@ -90,16 +93,35 @@ def subscribe(user: str | None, matches=(), everything_of_user: bool = False) ->
                        retry_after=w.settings.stream_retry_after_seconds) from None
 
 
+def opening_bytes(writer, backlog: list | None) -> tuple[bytes, bool]:
+    """(the stream's first bytes: greeting and catch-up, whether the stream ends after them). A catch-up that is
+    missing (None) or beyond CATCHUP_BUDGET becomes a "reload" message, and the stream ends after it."""
+    parts = [(RETRY + writer.greeting()).encode()]
+    size = len(parts[0])
+    for item in backlog if backlog is not None else ():
+        text = writer.message(item)
+        if text:
+            parts.append(text.encode())
+            size += len(parts[-1])
+            if size > CATCHUP_BUDGET:
+                break
+    else:
+        if backlog is not None:
+            return b"".join(parts), False
+    return (RETRY + writer.greeting() + writer.reload()).encode(), True
+
+
 def open_stream(sub: Subscriber, first, writer) -> Response:
-    """The SSE response: `first()` gives the catch-up messages; the stream is released when it closes (by its
-    request, or by the parked streams once the connection was handed to them)."""
+    """The SSE response: `first()` gives the catch-up messages (None: too far behind); the stream is released
+    when it closes (by its request, or by the parked streams once the connection was handed to them)."""
     w = wiring()
     try:
-        backlog = first()
+        opening, last = opening_bytes(writer, first())
     except BaseException:
         w.live.unsubscribe(sub)
         raise
-    gone = hung_up_check(request.environ.get("gunicorn.socket"))
+    sock = request.environ.get("gunicorn.socket")
+    gone = hung_up_check(sock)
     pushed, unwatch = watch_credential(sub)
     signed_in = still_signed_in()
     parking = stream_parking.current()
@@ -110,11 +132,12 @@ def open_stream(sub: Subscriber, first, writer) -> Response:
         unwatch()
         w.live.unsubscribe(sub)
 
-    def park(fd: int, chunked: bool, ends: float) -> None:
-        handed.append(parking.park(fd, chunked, w.live, sub, writer, ends, signed_in, pushed, release))
+    def park(fd: int, chunked: bool, ends: float, head: bytes, last: bool) -> None:
+        handed.append(parking.park(fd, chunked, w.live, sub, writer, ends, signed_in, pushed, release,
+                                   opening=opening, head=head, last=last))
 
-    response = Response(pump(sub, backlog, writer, w.live, w.settings.stream_lifetime_seconds, gone, signed_in,
-                             pushed, park if parking is not None else None),
+    response = Response(pump(sub, opening, last, writer, w.live, w.settings.stream_lifetime_seconds, gone,
+                             signed_in, pushed, park if parking is not None else None, send_deadline(sock)),
                         mimetype="text/event-stream", headers=HEADERS)
     LIVE_STREAMS.inc()
 
@@ -147,25 +170,49 @@ def hung_up_check(sock):
     return gone
 
 
-def pump(sub: Subscriber, backlog: list, writer, hub, lifetime: float, gone=lambda: False,
-         signed_in=lambda: True, pushed=lambda: True, park=None):
-    """Yield the greeting and the catch-up. Where the server can park the connection (`park`), that is all: the
-    parked streams' writer serves it from then on. Else yield each queued message (keep-alives when idle) until
-    the stream's lifetime ends, the client hangs up, its token is rotated or revoked or the server stops; never a
-    message twice. A rotation or sign-out wakes the stream (`sub.recheck`) before it answers, so the stream
-    ends at once; while this process may miss those wake-ups (`pushed()` false) an idle stream looks every
-    CREDENTIAL_CHECK_SECONDS, and before sending it checks when the last check is that old."""
+def send_deadline(sock):
+    """A function making a write blocked on `sock` fail once the stream's lifetime (monotonic `ends`) is over, so
+    a client that stops reading holds an unparked stream no longer; `None` gives the socket its timeout back. A
+    no-op without the socket."""
+    kept = sock.gettimeout() if sock is not None else None
+
+    def until(ends: float | None) -> None:
+        if sock is not None:
+            try:
+                sock.settimeout(kept if ends is None else max(0.01, ends - time.monotonic()))
+            except OSError:
+                pass  # the connection is gone: the next write says so
+    return until
+
+
+def pump(sub: Subscriber, opening: bytes, last: bool, writer, hub, lifetime: float, gone=lambda: False,
+         signed_in=lambda: True, pushed=lambda: True, park=None, deadline=lambda ends: None):
+    """Yield the first bytes (greeting and catch-up; that is all when `last`). Where the server can park the
+    connection (`park`), the parked streams' writer writes them and serves the stream from then on; else the
+    stream follows here (`follow`). A write still blocked at the lifetime's end fails (`deadline`)."""
     ends = time.monotonic() + lifetime
-    checked = time.monotonic()
-    opening = "retry: 1500\n" + writer.greeting() + "".join(filter(None, (writer.message(item) for item in backlog)))
-    if park is None:
-        yield opening
-    else:
-        handoff = HandOff(opening.encode(), lambda fd, chunked: park(fd, chunked, ends))
-        yield handoff
-        if handoff.taken:
-            return
-    quiet_since = time.monotonic()
+    deadline(ends)
+    try:
+        if park is None:
+            yield opening
+        else:
+            handoff = HandOff(opening, lambda fd, chunked, head: park(fd, chunked, ends, head, last))
+            yield handoff
+            if handoff.taken:
+                return
+        if not last:
+            yield from follow(sub, writer, hub, ends, gone, signed_in, pushed, deadline)
+    finally:
+        deadline(None)
+
+
+def follow(sub: Subscriber, writer, hub, ends: float, gone, signed_in, pushed, deadline):
+    """Yield each queued message (keep-alives when idle) until the stream's lifetime `ends`, the client hangs up,
+    its token is rotated or revoked or the server stops; never a message twice. A rotation or sign-out wakes the
+    stream (`sub.recheck`) before it answers, so the stream ends at once; while this process may miss those
+    wake-ups (`pushed()` false) an idle stream looks every CREDENTIAL_CHECK_SECONDS, and before sending it checks
+    when the last check is that old."""
+    checked = quiet_since = time.monotonic()
 
     def due() -> bool:
         return sub.recheck or time.monotonic() - checked >= CREDENTIAL_CHECK_SECONDS
@@ -191,11 +238,13 @@ def pump(sub: Subscriber, backlog: list, writer, hub, lifetime: float, gone=lamb
             chunk = "".join(filter(None, (writer.message(item) for item in items)))
             if chunk:
                 quiet_since = time.monotonic()
+                deadline(ends)
                 yield chunk
         elif sub.closed or gone():
             return
         elif time.monotonic() - quiet_since >= KEEPALIVE_SECONDS:
             quiet_since = time.monotonic()
+            deadline(ends)
             yield writer.keepalive(watermark)
 
 
@@ -222,6 +271,7 @@ class MatchWriter:
     def __init__(self, match_id: str):
         self.match_id = match_id
         self.sent = -1
+        self.head = 0  # the match's version when the stream opened
 
     def greeting(self) -> str:
         """The opening comment."""
@@ -238,6 +288,11 @@ class MatchWriter:
         """An idle comment."""
         return ": keep-alive\n\n"
 
+    def reload(self) -> str:
+        """The message telling a client too far behind to load the match again and resume from its version now."""
+        self.sent = self.head
+        return f"event: reload\nid: {self.head}\ndata: {{}}\n\n"
+
 
 @bp.get("/api/matches/<match_id>/stream")
 @documented("live events (Server-Sent Events, id = version; Last-Event-ID resumes)", query=schemas.StreamQuery, **SSE)
@@ -249,8 +304,11 @@ def stream(match_id):
     writer = MatchWriter(match_id)
 
     def first():
-        version, items = wiring().live.match_backlog(sub, match_id, after)
-        writer.sent = version if after is None else after
+        try:
+            version, items = wiring().live.match_backlog(sub, match_id, after, CATCHUP_BUDGET)
+        except TooFarBehind as exc:
+            version, items = exc.version, None
+        writer.head, writer.sent = version, version if after is None else after
         return items
 
     return open_stream(sub, first, writer)
@@ -282,7 +340,7 @@ def parse_cursor(raw: str | None) -> tuple[int, dict] | None:
 
 
 class UserWriter:
-    """Formats a browser's stream: typed messages (`match`, `inbox`, `summary`, `reset`), each with a cursor
+    """Formats a browser's stream: typed messages (`match`, `inbox`, `summary`, `reset`, `reload`), each with a cursor
     id (a time plus the versions last sent of recently active matches) that Last-Event-ID resumes from."""
 
     def __init__(self, at_ms: int, recent: dict | None = None):
@@ -321,6 +379,11 @@ class UserWriter:
         self.at = max(self.at, watermark)
         return f"id: {self.cursor()}\n: keep-alive\n\n"
 
+    def reload(self) -> str:
+        """The message telling a client too far behind to load its pages again and resume from now."""
+        self.at, self.recent, self.sent = max(self.at, now_ms()), {}, {}
+        return f"event: reload\nid: {self.cursor()}\ndata: {{}}\n\n"
+
 
 def browser_stream(user: str | None):
     """The stream of every match of `user` (when signed in), the watched matches, and the inbox."""
@@ -338,7 +401,10 @@ def browser_stream(user: str | None):
             return items
         replay = None
         if start - resume[0] <= RESUME_WINDOW_MS:
-            replay = hub.replay_since(sub, resume[0] - RESUME_SLACK_MS)
+            try:
+                replay = hub.replay_since(sub, resume[0] - RESUME_SLACK_MS, CATCHUP_BUDGET)
+            except TooFarBehind:
+                return None
         if replay is None:
             writer.at, writer.recent, writer.sent = start, {}, {}
             return [("reset",)] + items

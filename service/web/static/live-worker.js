@@ -44,7 +44,7 @@ function dispatch(block) {
   }
   else if (msg.event === "inbox") { tell({type: "inbox", matches: data.matches}); }
   else if (msg.event === "summary") { tell({type: "summary", match: data.match, version: data.version, status: data.status}); }
-  else if (msg.event === "reset") { tell({type: "reset"}); }
+  else if (msg.event === "reset" || msg.event === "reload") { tell({type: "reset"}); }  // reload: the stream ends
 }
 
 // A match's page parts are the same for every tab of this browser (one session, one viewer): fetch them
