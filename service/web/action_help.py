@@ -52,14 +52,14 @@ def todo(game, commands: list) -> str:
 
 
 def explanation(game, kind: str, lang: str) -> str | None:
-    """The rule text that explains a command type, from the game's rules page in `lang`; a move without a rule of
-    its own says the game's own words for it (OWN_WORDS), if any."""
-    from service.web.rules_page import rules_text  # here: rules_page imports the pages that import this module
+    """The rule text that explains a command type, from the rules page of `game` (the match's rules version) in
+    `lang`; a move without a rule of its own says the game's own words for it (OWN_WORDS), if any."""
+    from service.web.rules_page import texts_of  # here: rules_page imports the pages that import this module
     step = step_of(game, kind)
     if step and step[1] is None:
         own = table(game, "OWN_WORDS", {}).get(kind)
         return render(T(own), lang) if own else None
-    text = rules_text(game.id, lang) if step else None
+    text = texts_of(game, lang) if step else None
     for group in (text or {}).get("rules", []):
         for rule_id, _title, words in group["entries"]:
             if rule_id == step[1]:
