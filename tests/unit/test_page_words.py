@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 import inspect
 from contextlib import contextmanager
+from types import SimpleNamespace
 
 import pytest
 from flask import Flask
@@ -25,9 +26,10 @@ TIED = [{"player": "a", "score": 5, "winner": True, "conceded": False},
 
 @contextmanager
 def page_in(lang: str):
-    """A request of a page in `lang`, its words translated as the web app translates them."""
+    """A request of a page in `lang` of an app hosting the games, its words translated as the web app does."""
     app = Flask(__name__)
     Babel(app, locale_selector=choose_language, default_translation_directories=str(TRANSLATIONS))
+    app.extensions["turnstream"] = SimpleNamespace(games=GAMES)  # the wiring's games (service/web/http.py)
     with app.test_request_context(headers={"Accept-Language": lang}):
         yield
 
