@@ -9,6 +9,8 @@ from datetime import date
 from pathlib import Path
 
 SCAFFOLD = Path(__file__).with_name("scaffold")
+PACKAGE_FILES = ("game.py", "bots.py", "table.py", "drawing.py", "words.py")  # rules, bots, board, page wording
+TEXT_FILES = ("rules.en.json", "rules.ru.json", "glossary.json", "names.ru.json", "words.ru.po")  # its words
 GAME_ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 
 
@@ -58,17 +60,19 @@ def scaffold_files(game_id: str, title: str, root: Path) -> dict:
     def fill(name):
         return (SCAFFOLD / name).read_text().format(**values)
 
-    return {root / "domain" / "games" / package / "__init__.py": fill("init.py.tmpl"),
-            root / "domain" / "games" / package / "game.py": fill("game.py.tmpl"),
-            root / "domain" / "games" / package / "versions" / "index.json": f'{{"versions": ["{first}"]}}\n',
-            root / "domain" / "games" / package / f"{package}.json": fill("data.json.tmpl"),
-            root / "domain" / "games" / package / "drawing.py": fill("drawing.py.tmpl"),
-            root / "domain" / "games" / package / "table.py": fill("table.py.tmpl"),
-            root / "tests" / "unit" / package / f"test_{package}.py": fill("test.py.tmpl")}
+    home = root / "domain" / "games" / package
+    files = {home / name: fill(f"{name}.tmpl") for name in PACKAGE_FILES}
+    files.update({home / "text" / name: fill(f"{name}.tmpl") for name in TEXT_FILES})
+    files[home / "__init__.py"] = fill("init.py.tmpl")
+    files[home / f"{package}.json"] = fill("data.json.tmpl")
+    files[home / "versions" / "index.json"] = f'{{"versions": ["{first}"]}}\n'
+    files[root / "tests" / "unit" / package / f"test_{package}.py"] = fill("test.py.tmpl")
+    return files
 
 
 def cmd_new_game(args) -> int:
-    """Write a small complete game package (rules, data, board, tests) that passes the contract kit."""
+    """Write a small complete game package (rules, data, bots, board, words and rules page in English and Russian,
+tests) that passes the contract kit and is hosted at once."""
     if not GAME_ID.match(args.id):
         print(f"turnstream new-game: {args.id!r} is not a game id (lowercase words joined by '-')", file=sys.stderr)
         return 2
@@ -82,8 +86,9 @@ def cmd_new_game(args) -> int:
         path.write_text(text)
         print(f"  wrote {path}")
     package = args.id.replace("-", "_")
-    print(f"next: turnstream check-game domain.games.{package}; then register it in domain/games/__init__.py "
-          f'(GAME_PACKAGES["{args.id}"] = "domain.games.{package}") to host it')
+    print(f"{args.id} is playable now (the registry finds domain/games/{package}/ by itself): restart the service "
+          f"and start a match in the lobby. Next: turnstream check-game domain.games.{package}; pytest "
+          f"tests/unit/{package}; then make it your game (docs/adding-a-game.md)")
     return 0
 
 
@@ -101,8 +106,10 @@ def add_commands(sub) -> None:
     check.add_argument("--players", type=int, help="only this player count (default: min and max)")
     check.set_defaults(func=cmd_check_game)
     new = sub.add_parser("new-game", help="write a small complete game package that passes the contract kit",
-                         description="Write domain/games/<pkg>/ (rules, JSON data, its board and table) and "
-                                     "tests/unit/<pkg>/ for a new game id; see docs/adding-a-game.md.")
+                         description="Write domain/games/<pkg>/ (rules, JSON data, bots.py, drawing.py, words.py, "
+                                     "text/: rules page, glossary and words in English and Russian) and "
+                                     "tests/unit/<pkg>/ for a new game id: a complete game the service hosts "
+                                     "at once (no registry edit); see docs/adding-a-game.md.")
     new.add_argument("id", help="the public game id, e.g. stone-pile")
     new.add_argument("--title", help="the display title (default: from the id)")
     new.add_argument("--root", default=".", help="the project checkout to write into (default: .)")
