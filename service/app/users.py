@@ -75,6 +75,12 @@ class Users:
         if self.cache is not None:
             self.cache.announce(user_id)
 
+    def session_ended(self, user_id: str) -> None:
+        """One of the user's browser sessions ended: every process wakes the user's open streams to re-check their
+        credential, and this returns once they have been woken (as a rotation does)."""
+        if self.cache is not None:
+            self.cache.announce(user_id)
+
     def watch_revocation(self, user_id: str, callback):
         """Call `callback()` as soon as this process learns that `user_id`'s tokens changed (an open stream
         re-checks its credential then); a handle for `unwatch_revocation`, None without a cache."""

@@ -40,8 +40,9 @@ SECURITY_HEADERS = {
 
 # -- the signed-in browser user ------------------------------------------------------------------
 def sessions() -> Sessions:
-    """The session store on the service's Redis."""
-    return Sessions(wiring().redis)
+    """The session store on the service's Redis (an ended session wakes the live streams it opened)."""
+    w = wiring()
+    return Sessions(w.redis, w.users.session_ended)
 
 
 def page_user() -> dict | None:

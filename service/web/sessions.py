@@ -1,5 +1,6 @@
 """Browser sessions for the pages: a random id in an HttpOnly cookie; the user, CSRF token and the token it
-was signed in with (its hash) in Redis, so a rotated or revoked token ends every session it began."""
+was signed in with (its hash) in Redis, so a rotated or revoked token ends every session it began. A session that
+ends (signed out, or ended from the account page) is announced, so the live streams it opened end at once."""
 from __future__ import annotations
 
 import hashlib
@@ -32,11 +33,18 @@ def same_secret(a: str | None, b: str | None) -> bool:
     return bool(a) and bool(b) and hmac.compare_digest(str(a), str(b))
 
 
-class Sessions:
-    """Signed-in browser sessions kept in Redis with a sliding expiry."""
+def session_digest(session_id: str) -> str:
+    """The id a session is listed and ended by (its key without the prefix; never the cookie value)."""
+    return session_key(session_id).removeprefix(SESSION_PREFIX)
 
-    def __init__(self, redis_client):
+
+class Sessions:
+    """Signed-in browser sessions kept in Redis with a sliding expiry; `ended(user id)` is told when one of a
+    user's sessions ends (the users' revocation notes: the streams it opened re-check at once)."""
+
+    def __init__(self, redis_client, ended=None):
         self.r = redis_client
+        self.ended = ended or (lambda user_id: None)
 
     def create(self, user_id: str, how: str = "", agent: str = "") -> tuple[str, str]:
         """Start a session for a user, bound to the user's token of this moment; return (session id for the
@@ -79,7 +87,12 @@ class Sessions:
             return False
         self.r.delete(SESSION_PREFIX + digest)
         self.r.hdel(user_sessions_key(user_id), digest)
+        self.ended(user_id)
         return True
+
+    def alive(self, digest: str) -> bool:
+        """True while the session listed as `digest` has not ended (nor expired)."""
+        return bool(self.r.exists(SESSION_PREFIX + digest))
 
     def rebind(self, session_id: str, credential: str) -> None:
         """Bind this live session to `credential` (the hash of the token it just made its user): set before the
@@ -111,6 +124,8 @@ class Sessions:
         return self.r.getdel(session_key(session_id) + ":welcome")
 
     def end(self, session_id: str | None) -> None:
-        """Sign out: forget the session."""
+        """Sign out: forget the session (and say so, when it was one)."""
         if session_id and len(session_id) <= 200:
-            self.r.delete(session_key(session_id))
+            user_id = self.r.hget(session_key(session_id), "user")
+            if self.r.delete(session_key(session_id)) and user_id:
+                self.ended(user_id)

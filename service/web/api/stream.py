@@ -19,6 +19,7 @@ from service.server import stream_parking
 from service.server.stream_parking import CREDENTIAL_CHECK_SECONDS, KEEPALIVE_SECONDS, MAX_PENDING, HandOff
 from service.web.openapi import documented
 from service.web.pages import page_user
+from service.web.sessions import SESSION_COOKIE, Sessions, session_digest
 
 bp = Blueprint("stream", __name__)
 
@@ -46,28 +47,35 @@ def refuse_token_in_url() -> None:
 
 
 def stream_user() -> str | None:
-    """The caller's id: Bearer for API clients, the session cookie for pages; None for a spectator. The hash of
-    the token it rests on is kept in `g.stream_credential`, which the open stream re-checks."""
+    """The caller's id: Bearer for API clients, the session cookie for pages; None for a spectator. What it rests
+    on is kept in `g.stream_credential` for the open stream to re-check: the user, the hash of their token, and
+    for a page the session's digest."""
     token = bearer_token()
     if token:
         user_id = wiring().users.authenticate(token)["id"]
-        g.stream_credential = (user_id, token_hash(token))
+        g.stream_credential = (user_id, token_hash(token), None)
         return user_id
     user = page_user()
     if user:
-        g.stream_credential = (user["id"], g.get("page_credential") or "")
+        session = session_digest(request.cookies.get(SESSION_COOKIE, ""))
+        g.stream_credential = (user["id"], g.get("page_credential") or "", session)
     return user["id"] if user else None
 
 
 def still_signed_in():
     """A check the stream makes now and then: False once the token it was opened with is rotated or revoked
-    (signed out everywhere); always True for a spectator's stream."""
+    (signed out everywhere) or, for a page's stream, once its session ended (signed out, or ended from the account
+    page); always True for a spectator's stream."""
     held = g.get("stream_credential")
     if held is None:
         return lambda: True
-    user_id, credential = held
-    users = wiring().users
-    return lambda: users.holds(user_id, credential)
+    user_id, credential, session = held
+    w = wiring()
+    users = w.users
+    if session is None:
+        return lambda: users.holds(user_id, credential)
+    sessions = Sessions(w.redis)
+    return lambda: users.holds(user_id, credential) and sessions.alive(session)
 
 
 def watch_credential(sub: Subscriber):
