@@ -39,13 +39,31 @@ def _mark_alive(conn, name: str, every: float) -> None:
     conn.set(alive_key(name), "1", px=int(max(3 * every, 3.0) * 1000))
 
 
+def revive_scheduler(worker) -> bool:
+    """Start RQ's scheduler (turn deadlines, retries) again when its process has died: a lost Redis or a failover
+    ends it, and RQ starts it again only at its ten-minute maintenance. The lock the dead process held is released
+    first (a failover's survivor keeps it for a minute); True when a new scheduler process was started."""
+    scheduler = getattr(worker, "scheduler", None)
+    process = getattr(scheduler, "_process", None)
+    if scheduler is None or process is None or process.is_alive():
+        return False
+    scheduler.release_locks()
+    scheduler.acquire_locks(auto_start=True)
+    started = scheduler._process is not process and scheduler._process is not None
+    if started:
+        log.warning("worker %s: RQ's scheduler had stopped; started it again", worker.name)
+    return started
+
+
 def _reconcile_forever(stop: threading.Event, every: float, conn=None, name: str = "",
-                       reconciles: bool = True, health=None) -> None:
+                       reconciles: bool = True, health=None, current: dict | None = None) -> None:
     from .reconciler import reconcile
     while not stop.wait(every):
         try:
             if conn is not None:
                 _mark_alive(conn, name, every)
+            if current is not None and current.get("worker") is not None:
+                revive_scheduler(current["worker"])
             if health is not None:
                 health.round(redis_ok=True)
             if not reconciles:  # a worker without projections only says it is alive (its jobs are not orphans)
@@ -91,6 +109,8 @@ def resume_interrupted(worker, queues) -> list:
                 requeued.append(job_id)
     with contextlib.suppress(RedisError):
         worker.register_death()
+        if getattr(worker, "scheduler", None) is not None:  # a new worker's scheduler takes the lock at once, not a minute later
+            worker.scheduler.release_locks()
     if requeued:
         log.warning("worker %s: re-queued the jobs a lost Redis interrupted: %s", worker.name, requeued)
     return requeued
@@ -177,7 +197,9 @@ def run_worker(settings, burst: bool = False, name: str | None = None, queues=MA
     health, server = (None, None) if health_port is None else \
         _health_server(settings, name, queues, health_host, health_port)
     stop = threading.Event()
-    threading.Thread(target=_reconcile_forever, args=(stop, settings.reconcile_seconds, conn, name, projects, health),
+    current: dict = {}  # the RQ worker of the moment, whose scheduler the reconciler keeps alive
+    threading.Thread(target=_reconcile_forever, args=(stop, settings.reconcile_seconds, conn, name, projects, health,
+                                                      current),
                      name="reconciler" if projects else "alive", daemon=True).start()
     follower = None
     if projects:
@@ -193,7 +215,7 @@ def run_worker(settings, burst: bool = False, name: str | None = None, queues=MA
                 _mark_alive(conn, name, settings.reconcile_seconds)
                 if health is not None:
                     health.round(redis_ok=True)
-                worker = worker_class(rq_queues, connection=conn, name=name)
+                worker = current["worker"] = worker_class(rq_queues, connection=conn, name=name)
                 worker.work(with_scheduler=True, logging_level="WARNING")
                 if worker._shutdown_requested_date is not None or worker._stop_requested or stop.is_set():
                     return  # a SIGTERM/SIGINT asked RQ to stop (RQ notes when)

@@ -1,11 +1,76 @@
-"""Redis connection factories (nothing connects at import time)."""
+"""Redis connection factories (nothing connects at import time): a URL's Redis, a cluster, or the primary that
+Redis Sentinel names (REDIS_SENTINELS), followed through a failover."""
 from __future__ import annotations
 
+import logging
+
 import redis
-from redis.backoff import ExponentialBackoff
+from redis.backoff import ExponentialBackoff, NoBackoff
 from redis.retry import Retry
+from redis.sentinel import Sentinel, SentinelConnectionPool, SentinelConnectionPoolProxy
 
 from service.config import Settings
+from service.metrics import FAILOVERS_FOLLOWED
+
+log = logging.getLogger("turnstream.redis")
+
+
+class _FollowingProxy(SentinelConnectionPoolProxy):
+    """The address book of a Sentinel pool (each new connection asks the sentinels for the primary), counting and
+    logging every change of primary it follows."""
+
+    def __init__(self, role: str, **kwargs):
+        self.role, self.failovers = role, 0
+        super().__init__(**kwargs)
+
+    def get_master_address(self):
+        """The primary's address as the sentinels give it now; a new one is logged and counted."""
+        before = self.master_address
+        address = super().get_master_address()
+        if before is not None and address != before:
+            self.failovers += 1
+            FAILOVERS_FOLLOWED.labels(self.role).inc()
+            log.warning("Redis failover followed: the primary of %r is now %s:%s (was %s:%s; %s connections)",
+                        self.service_name, *address, *before, self.role)
+        return address
+
+
+class FollowingPool(SentinelConnectionPool):
+    """A Sentinel pool whose `failovers` counts the changes of primary it has followed (a write and the WAIT that
+    confirms it must reach the same primary: service/store/replication.py)."""
+
+    def __init__(self, service_name, sentinel_manager, role: str = "events", **kwargs):
+        super().__init__(service_name, sentinel_manager, **kwargs)
+        self.proxy = _FollowingProxy(role, connection_pool=self, is_master=self.is_master,
+                                     check_connection=self.check_connection, service_name=service_name,
+                                     sentinel_manager=sentinel_manager)
+        self.connection_kwargs["connection_pool"] = self.proxy
+
+    @property
+    def failovers(self) -> int:
+        """How many changes of primary this pool has followed."""
+        return self.proxy.failovers
+
+
+class BlockingFollowingPool(FollowingPool, redis.BlockingConnectionPool):
+    """A FollowingPool that makes a caller wait for a free connection instead of refusing (the live streams')."""
+
+
+def _sentinel_master(settings: Settings, role: str, pool_class=FollowingPool, **kwargs):
+    """A client of the primary the sentinels name: database, user and password from REDIS_URL (its host is
+    ignored); every new connection asks the sentinels, so a failover is followed by reconnecting."""
+    from redis.connection import parse_url
+    url = parse_url(settings.redis_url) if settings.redis_url.startswith(("redis://", "rediss://")) else {}
+    auth = {key: url[key] for key in ("db", "username", "password") if url.get(key) is not None}
+    asked = {"socket_connect_timeout": 1, "socket_timeout": 2, "retry": Retry(NoBackoff(), 0)}  # a dead sentinel
+    manager = Sentinel(list(settings.redis_sentinels), sentinel_kwargs=asked)  # is passed over at once, not retried
+    return manager.master_for(settings.redis_sentinel_master, connection_pool_class=pool_class, role=role,
+                              **auth, **kwargs)
+
+
+def sentinels_shown(settings: Settings) -> str:
+    """The sentinels' addresses as REDIS_SENTINELS gives them."""
+    return ",".join(f"{host}:{port}" for host, port in settings.redis_sentinels)
 
 
 def make_redis(settings: Settings):
@@ -17,14 +82,19 @@ def make_redis(settings: Settings):
         from redis.cluster import RedisCluster
         return RedisCluster.from_url(settings.redis_url, decode_responses=True, socket_timeout=10,
                                      socket_connect_timeout=2)
+    if settings.redis_sentinels:
+        return _sentinel_master(settings, "events", health_check_interval=30, **common)
     return redis.Redis.from_url(settings.redis_url, health_check_interval=30, **common)
 
 
 def make_queue_redis(settings: Settings):
-    """The connection RQ uses for its queues (plain Redis, raw bytes as RQ expects)."""
-    return redis.Redis.from_url(settings.queue_url, socket_connect_timeout=2, socket_timeout=30,
-                                retry=Retry(ExponentialBackoff(cap=0.5, base=0.02), 2),
-                                retry_on_error=[redis.exceptions.ConnectionError])
+    """The connection RQ uses for its queues (plain Redis, raw bytes as RQ expects): RQ_REDIS_URL's, else the
+    events' Redis (through the sentinels when they are set)."""
+    common = dict(socket_connect_timeout=2, socket_timeout=30, retry=Retry(ExponentialBackoff(cap=0.5, base=0.02), 2),
+                  retry_on_error=[redis.exceptions.ConnectionError])
+    if settings.redis_sentinels and not settings.rq_redis_url:
+        return _sentinel_master(settings, "queues", **common)
+    return redis.Redis.from_url(settings.queue_url, **common)
 
 
 def make_stream_redis(settings: Settings, block_seconds: float):
@@ -34,6 +104,10 @@ def make_stream_redis(settings: Settings, block_seconds: float):
         from redis.cluster import RedisCluster
         return RedisCluster.from_url(settings.redis_url, decode_responses=True, socket_timeout=block_seconds + 10,
                                      socket_connect_timeout=2, max_connections=settings.stream_redis_connections)
+    if settings.redis_sentinels:
+        return _sentinel_master(settings, "streams", BlockingFollowingPool,
+                                max_connections=settings.stream_redis_connections, timeout=10, decode_responses=True,
+                                socket_timeout=block_seconds + 10, socket_connect_timeout=2, health_check_interval=30)
     pool = redis.BlockingConnectionPool.from_url(
         settings.redis_url, max_connections=settings.stream_redis_connections, timeout=10, decode_responses=True,
         socket_timeout=block_seconds + 10, socket_connect_timeout=2, health_check_interval=30)
@@ -71,7 +145,11 @@ def _cluster_enabled(url: str) -> bool | None:
 def check_topology(settings: Settings, queues: bool = False) -> None:
     """Raise Misconfigured when the events' Redis is a cluster node without REDIS_CLUSTER=1 (or a plain Redis
     with it), or, with `queues`, when RQ would run on a cluster. A Redis that does not answer passes: that is
-    an outage, which the processes ride out."""
+    an outage, which the processes ride out. With sentinels REDIS_URL's host is not used: nothing to check."""
+    if settings.redis_sentinels:
+        if queues and settings.rq_redis_url and _cluster_enabled(settings.rq_redis_url):
+            raise Misconfigured(RQ_NEEDS_PLAIN_REDIS)
+        return
     if settings.redis_cluster:
         if queues and not settings.rq_redis_url:
             raise Misconfigured(RQ_NEEDS_PLAIN_REDIS)
@@ -89,6 +167,10 @@ def redis_problem(exc: BaseException, settings: Settings | None = None) -> str:
     if is_cluster_reply(exc):
         return EVENTS_ON_A_CLUSTER if settings is None or not settings.redis_cluster else RQ_NEEDS_PLAIN_REDIS
     if isinstance(exc, redis.exceptions.ConnectionError | redis.exceptions.TimeoutError):
+        if settings is not None and settings.redis_sentinels:
+            return (f"cannot reach the Redis primary {settings.redis_sentinel_master!r} through the sentinels "
+                    f"{sentinels_shown(settings)} ({exc}); are they running, and are REDIS_SENTINELS and "
+                    f"REDIS_SENTINEL_MASTER right?")
         where = f" at {shown_url(settings.redis_url)}" if settings is not None else ""
         return f"cannot reach Redis{where} ({exc}); is it running, and is REDIS_URL right?"
     text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__

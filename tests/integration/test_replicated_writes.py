@@ -152,3 +152,11 @@ def test_without_min_replicas_no_request_waits(redis_url, redis_client):
     finally:
         w.live.stop()
         w.users.cache.close()
+
+
+def test_readiness_shows_the_replicas_and_whether_writes_are_acknowledged(service):
+    """/readyz with TURNSTREAM_MIN_REPLICAS: the role, the replicas in step and whether writes are acknowledged now."""
+    _w, client = service
+    body = client.get("/readyz").get_json()
+    assert body == {"ok": True, "redis": "ok", "role": "master", "replicas": 1, "min_replicas": 1,
+                    "writes_acknowledged": True}
