@@ -37,7 +37,8 @@ def free_port() -> int:
 class EmbeddedRedis:
     """A redis-server child process with AOF (`appendfsync always`) and its data in `data_dir`."""
 
-    def __init__(self, data_dir, port: int | None = None, appendfsync: str = "always", extra_args=()):
+    def __init__(self, data_dir, port: int | None = None, appendfsync: str = "always", extra_args=(), exe: str = ""):
+        self.exe = exe  # a redis-server binary of its own choosing (default: find_redis_server's)
         self.data_dir = Path(data_dir).resolve()
         self.port = port or free_port()
         self.appendfsync = appendfsync
@@ -52,7 +53,7 @@ class EmbeddedRedis:
     def start(self, timeout: float = 10.0) -> "EmbeddedRedis":
         """Start the server and wait until it answers PING."""
         self.data_dir.mkdir(parents=True, exist_ok=True)
-        args = [find_redis_server(), "--port", str(self.port), "--bind", "127.0.0.1",
+        args = [self.exe or find_redis_server(), "--port", str(self.port), "--bind", "127.0.0.1",
                 "--dir", str(self.data_dir), "--appendonly", "yes", "--appendfsync", self.appendfsync,
                 "--save", "", "--maxmemory-policy", "noeviction", "--daemonize", "no",
                 "--logfile", str(self.data_dir / "redis.log")] + self.extra_args

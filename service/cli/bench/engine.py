@@ -71,6 +71,13 @@ def add_commands(sub) -> None:
                         "matches per GiB, and cold page and replay times of archived matches")
     p.add_argument("--archive-matches", type=int, default=0,
                    help="with --archive: finished matches played per game (default 6, quick 3)")
+    p.add_argument("--failover", action="store_true",
+                   help="instead: a Redis primary with two replicas and three sentinels; the web server and a worker "
+                        "with TURNSTREAM_MIN_REPLICAS=1 under load; the replicas paused, the primary's host lost, a "
+                        "replica promoted: acknowledged, lost, refused while unreplicated, seconds to recover")
+    p.add_argument("--replica-cost", action="store_true",
+                   help="instead: commands/s and p50/p99 over HTTP with TURNSTREAM_MIN_REPLICAS 0 and 1 (a primary "
+                        "and two replicas; --clients, --seconds, --web-workers)")
     p.set_defaults(func=cmd_bench)
 
 
@@ -590,6 +597,9 @@ def cmd_bench(args) -> int:
     if args.bots:
         from service.cli.bench.bots import cmd_bench_bots
         return cmd_bench_bots(args)
+    if args.failover or args.replica_cost:  # on a Redis group of their own
+        from service.cli.bench.failover import cmd_failover
+        return cmd_failover(args)
     measure, describe = run, report
     if args.http:
         from service.cli.bench import http
