@@ -1,7 +1,7 @@
 """Disputes as events: open one on an event version, vote, resolve (unanimous accept reverts), expire.
 
-A seated player disputes a game event still in the effective history; every other seated player
-votes. Unanimous acceptance appends `dispute_resolved {status: accepted}` and `moves_reverted` back
+A seated player disputes a game event still in the effective history; every other seated player votes
+(a player who conceded neither disputes nor votes: their seat is a stand-in's). Unanimous acceptance appends `dispute_resolved {status: accepted}` and `moves_reverted` back
 to just before the command that appended the disputed event (a whole command, never half of one); any rejection, or the deadline passing, rejects it. While a
 dispute is open the match is paused (aggregate.check_can_play). Times are ISO-8601 UTC strings,
 handed in by the caller (the domain reads no clock).
@@ -12,6 +12,7 @@ from . import platform_events as pe
 from .aggregate import new_event
 from .chat import refused_in_message
 from .commands import first_version
+from .concede import check_not_conceded
 from .errors import RuleViolation
 from .timestamps import parse_time
 from .text import T
@@ -22,8 +23,9 @@ OPEN = "open"
 
 
 def voters(match, dispute: dict) -> list:
-    """The seated players who vote on a dispute: everyone seated but the one who opened it."""
-    return [p for p in match.players if p != dispute["by"]]
+    """The seated players who vote on a dispute: everyone seated but the one who opened it and those who
+    conceded."""
+    return [p for p in match.players if p != dispute["by"] and p not in match.conceded]
 
 
 def opening_setup(window: list) -> bool:
@@ -48,7 +50,8 @@ def decide_open(match, player: str, version: int, reason: str, deadline: str | N
         raise RuleViolation("platform:dispute.not-started", T("the match has not started"))
     if match.open_dispute():
         raise RuleViolation("platform:dispute.already-open", T("another dispute is open; wait for its resolution"))
-    if len(match.players) < 2:
+    check_not_conceded(match, player)
+    if not voters(match, {"by": player}):
         raise RuleViolation("platform:dispute.no-voters", T("nobody else is seated to vote on a dispute"))
     if version not in set(match.effective):
         raise RuleViolation("platform:dispute.not-a-move",
@@ -92,6 +95,7 @@ def decide_vote(match, player: str, dispute_id: str, accept: bool) -> list[dict]
     dispute = _dispute(match, dispute_id)
     if player == dispute["by"]:
         raise RuleViolation("platform:dispute.own-dispute", T("you opened this dispute; the other players vote"))
+    check_not_conceded(match, player)
     if player in dispute["votes"]:
         raise RuleViolation("platform:dispute.already-voted", T("you have already voted on this dispute"))
     events = [new_event(pe.DISPUTE_VOTED, dispute=dispute_id, player=player, accept=bool(accept))]

@@ -4,13 +4,15 @@ A command is the run of consecutive game events one `execute` appended: same act
 (every command's events carry a marker of their own, the client's command id or a generated one), same
 timestamp. A player may take back their own last effective command while the match is running,
 no dispute is open, nobody else has acted since, and it revealed no randomness and no hidden
-information. Every refusal cites one `platform:undo.*` rule.
+information. Every refusal cites one `platform:undo.*` rule, but a player who conceded: their seat is the
+stand-in's (`platform:concede.conceded`), whose moves they may not take back.
 """
 from __future__ import annotations
 
 from . import platform_events as pe
 from .aggregate import game_event, new_event
 from .commands import game_run_start, same_command
+from .concede import check_not_conceded
 from .errors import RuleViolation
 from .text import T
 
@@ -56,6 +58,7 @@ def takeback_range(match, player: str) -> list:
         raise RuleViolation(FINISHED, T("the match has finished; a finished match cannot be taken back"))
     if match.status != "active":
         raise RuleViolation(NOT_STARTED, T("the match has not started; there is nothing to take back"))
+    check_not_conceded(match, player)
     if match.open_dispute():
         raise RuleViolation(DISPUTE_OPEN, T("a dispute is open; take-backs wait until it is resolved"))
     effective = set(match.effective)

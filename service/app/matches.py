@@ -383,8 +383,17 @@ class MatchService:
 
 
 def legal_for(match: agg.Match, actor: str | None) -> list:
-    """The commands `actor` may send now in a folded match (none unless seated and to move)."""
-    if actor not in match.players or actor not in match.active_players():
+    """The commands `actor` may send now in a folded match (none unless seated, to move and in play: a seat its
+    player conceded is played by its stand-in alone)."""
+    if actor in match.conceded:
         return []
-    return [{"type": c["type"], "payload": c["payload"]} for c in match.game.legal_commands(match.game_state, actor)]
+    return seat_commands(match, actor)
+
+
+def seat_commands(match: agg.Match, seat: str | None) -> list:
+    """The commands the seat `seat` may be played with now, by its player or a bot standing in (none unless to
+    move)."""
+    if seat not in match.players or seat not in match.active_players():
+        return []
+    return [{"type": c["type"], "payload": c["payload"]} for c in match.game.legal_commands(match.game_state, seat)]
 

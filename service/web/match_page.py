@@ -10,7 +10,7 @@ from service.web.boards import render_board
 from service.web.deadline_view import hours_text, turn_deadlines
 from service.web.i18n import choose_language
 from service.web.match_log import LOG_LIMIT, chat_messages, latest, log_by_round, log_entries
-from service.app.matches import legal_for
+from service.app.matches import legal_for, seat_commands
 from service.app.rules_upgrade import proposal_shown
 from service.app.standings import standings
 
@@ -80,7 +80,7 @@ def kinds_waited_for(match, player) -> list:
     if key not in _WAITED:
         if len(_WAITED) >= _WAITED_MAX:
             _WAITED.clear()
-        _WAITED[key] = list(dict.fromkeys(c["type"] for c in legal_for(match, player)))
+        _WAITED[key] = list(dict.fromkeys(c["type"] for c in seat_commands(match, player)))
     return _WAITED[key]
 
 
