@@ -7,6 +7,7 @@ import copy
 import importlib
 import json
 import random
+from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
@@ -14,7 +15,7 @@ from babel.messages.pofile import read_po
 from domain.engine.contract_kit import fresh, start
 from domain.engine.errors import RuleViolation
 from domain.engine.text import NAME, NT, T, Text, joined, name, name_key
-from domain.games import GAME_PACKAGES
+from domain.games import GAME_PACKAGES, load_games
 from service.app.move_log import describe as log_sentence
 from service.app.standings import reason_text, winners_sentence
 from service.web.game_words import TRANSLATIONS, names, names_file, render
@@ -85,15 +86,32 @@ def game_texts(game) -> dict:
     return found
 
 
-@pytest.fixture(scope="module")
-def catalogue() -> dict:
-    with open(PO, "rb") as f:
+def read_catalogue(path) -> dict:
+    """{msgid (a plural's singular): message} of one .po file."""
+    with open(path, "rb") as f:
         return {(m.id[0] if isinstance(m.id, tuple) else m.id): m for m in read_po(f) if m.id}
 
 
+def own_words(game) -> dict:
+    """A game's own catalogue (its package's text/words.ru.po), what pages consult first."""
+    path = Path(game.table.folder) / "text" / "words.ru.po"
+    return read_catalogue(path) if path.is_file() else {}
+
+
+@pytest.fixture(scope="module")
+def catalogue() -> dict:
+    """The platform's words (games.po) and every game's own."""
+    merged = read_catalogue(PO)
+    for game in load_games().values():
+        merged.update(own_words(game))
+    return merged
+
+
 @pytest.mark.parametrize("package", sorted(GAME_PACKAGES.values()))
-def test_every_game_word_has_its_russian(package, catalogue):
+def test_every_game_word_has_its_russian(package):
+    """Each word a playout of the game says has its Russian in the game's own catalogue, or is the platform's."""
     game = importlib.import_module(package).GAME
+    catalogue = {**read_catalogue(PO), **own_words(game)}
     found = game_texts(game)
     assert len(found["templates"]) > 20
     missing = sorted(t for t in found["templates"] if t not in catalogue)
@@ -168,6 +186,9 @@ def test_every_marked_game_word_has_its_russian(catalogue):
     keywords = {"T": None, "NT": (1, 2), "N_": None, "NP_": (1, 2), "NC_": ((1, "c"), 2), "TC": ((1, "c"), 2)}
     wanted = {m[0] if isinstance(m, tuple) else m
               for _f, _l, m, _c, _x in extract_from_dir(str(root), method_map, options_map, keywords=keywords)}
+    for game in load_games().values():  # each game's own words, from its package
+        wanted |= {m[0] if isinstance(m, tuple) else m for _f, _l, m, _c, _x in extract_from_dir(
+            str(game.table.folder), [("versions/**", "ignore"), ("**.py", "python")], keywords=keywords)}
     assert len(wanted) > 500
     missing = sorted(w for w in wanted if w not in catalogue or not catalogue[w].string)
     assert not missing, f"no Russian for {missing[:8]} (docs/translations.md)"
