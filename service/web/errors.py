@@ -45,6 +45,8 @@ PAGE_TEXT = {
     "unavailable": _l("The service is busy: try again in a moment."),
     "redis_unavailable": _l("The event store is unreachable; try again in a moment."),
     "conflict": _l("That cannot be done now."),
+    "rules_version_unavailable": _l("This match is played under newer rules than this server has: try again in a few "
+                                    "minutes."),
 }
 
 

@@ -40,6 +40,9 @@ def test_older_code_refuses_a_newer_match_with_409(newer_match, client, wiring):
         assert error["code"] == "rules_version_unavailable" and "2026.12" in error["message"], error
     page = client.get(f"/matches/{mid}")
     assert page.status_code == 409 and "Traceback" not in page.get_data(as_text=True)
+    client.set_cookie("lang", "ru")
+    russian = client.get(f"/matches/{mid}")
+    assert russian.status_code == 409 and "по более новым правилам" in russian.get_data(as_text=True)
     command = client.post(f"/api/matches/{mid}/commands", headers=headers,
                           json={"type": "discard_to_forum", "payload": {"color": "red"}})
     assert command.status_code == 409 and command.get_json()["error"]["code"] == "rules_version_unavailable"
