@@ -420,11 +420,8 @@ def game_events(game, state: dict, player: str, command: dict, rng) -> list[dict
 def finish_events(game, state_after: dict, seed_hex: str, conceded=(), players=()) -> list[dict]:
     """If the game is over after these events, the platform's match_finished and seed_revealed (players who
     conceded ranked last: concede.py)."""
-    if conceded:
-        from .concede import result_after_concessions
-        result = result_after_concessions(game, state_after, list(conceded), list(players))
-    else:
-        result = game.result(state_after)
+    from .concede import match_result  # concede.py builds on this module
+    result = match_result(game, state_after, conceded, players)
     if result is None:
         return []
     return [new_event(pe.MATCH_FINISHED, result=result), new_event(pe.SEED_REVEALED, seed=seed_hex)]

@@ -33,6 +33,14 @@ def decide_concede(m: Match, player: str) -> list:
     return events
 
 
+def match_result(game, state: dict | None, conceded=(), players=()) -> dict | None:
+    """The result a match records for `state` (None while it goes on): the game's own, or, once players conceded,
+    the result after their concessions. What `match_finished` holds, and what a re-check derives again."""
+    if conceded:
+        return result_after_concessions(game, state, list(conceded), list(players))
+    return game.result(state) if state is not None else None
+
+
 def result_after_concessions(game, state: dict, conceded: list, players: list) -> dict | None:
     """The result once players conceded: the last seat in play wins at once (None while more are in play and
     the game goes on); a finished game's own result with the conceding players ranked last."""

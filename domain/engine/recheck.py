@@ -3,7 +3,8 @@
 Pure (no I/O). The events are folded one by one; what the code derives is derived again and compared with
 what was stored: the opening setup (from its recorded draws), each game command's events (some legal
 command of its actor, decided on the state that command saw with its recorded draws, must give exactly the
-recorded events), each turn timeout's events (`on_timeout`), and the result `match_finished` recorded.
+recorded events), each turn timeout's events (`on_timeout`), and the result `match_finished` recorded (as the
+platform derives it: players who conceded ranked last, a match ended by a concession won by the seat left).
 The rules are always the folded match's own (`m.game`), so a `rules_upgraded` event switches them.
 
 The answer is {"status": "identical" | "changed" | "broken", "version", "rules", "reason"}: changed when a
@@ -18,6 +19,7 @@ from . import platform_events as pe
 from .aggregate import Match, game_events
 from .audit import check_setup
 from .commands import same_command
+from .concede import match_result
 from .json_codec import canonical_json, compact_json, loads
 from .rng import ReplayRng
 
@@ -231,10 +233,14 @@ class _Recheck:
             return -counts.get(command["type"], 0), -sum(1 for k, v in payload.items() if first.get(k) == v)
         return sorted(legal, key=likely) if len(legal) > 1 else legal
 
+    def outcome_now(self) -> dict | None:
+        """The result the match would record now (concede.match_result on the folded match)."""
+        return match_result(self.m.game, self.m.game_state, self.m.conceded, self.m.players)
+
     def result(self, finished: dict) -> bool:
-        """match_finished records the result the rules give for the state it ends."""
+        """match_finished records the result the rules (and the concessions) give for the state it ends."""
         try:
-            want = self.m.game.result(self.m.game_state)
+            want = self.outcome_now()
         except Exception as exc:  # the pinned rules cannot score this state
             self.stop(CHANGED, finished["version"], f"result raises {_one_line(exc)}")
             return False
@@ -251,7 +257,7 @@ class _Recheck:
         if self.m.status != "active" or self.m.game_state is None:
             return
         try:
-            over = self.m.game.result(self.m.game_state)
+            over = self.outcome_now()
         except Exception as exc:  # the pinned rules cannot score this state
             return self.stop(CHANGED, last["version"], f"result raises {_one_line(exc)}")
         if over is not None:
