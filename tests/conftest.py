@@ -1,8 +1,8 @@
 """Shared fixtures: a real Redis the tests start themselves (or TEST_REDIS_URL, checked), wiring, app and client.
 
-The tests flush the database they use, so they never use one they did not make: REDIS_URL, RQ_REDIS_URL and
-REDIS_CLUSTER are dropped from the environment (the processes the tests start get the tests' own URL), and
-TEST_REDIS_URL is used only when that database is empty or marked as a test database."""
+The tests flush the database they use, so they never use one they did not make: REDIS_URL, RQ_REDIS_URL,
+REDIS_CLUSTER and the Sentinel settings are dropped from the environment (the processes the tests start get the
+tests' own URL), and TEST_REDIS_URL is used only when that database is empty or marked as a test database."""
 from __future__ import annotations
 
 import os
@@ -17,7 +17,8 @@ if str(ROOT) not in sys.path:
 
 
 # whatever Redis the shell names is never the tests' (nor the processes' they start): it may hold real data
-for _name in ("REDIS_URL", "RQ_REDIS_URL", "REDIS_CLUSTER"):
+for _name in ("REDIS_URL", "RQ_REDIS_URL", "REDIS_CLUSTER", "REDIS_SENTINELS", "REDIS_SENTINEL_MASTER",
+              "TURNSTREAM_MIN_REPLICAS"):
     os.environ.pop(_name, None)
 
 TEST_DATABASE_MARKER = "turnstream-test-database"  # a key saying "the tests may flush this database"

@@ -388,9 +388,13 @@ def worker_main(argv: list) -> int:
     return 0
 
 
+# the operator's Redis settings never reach the bench's processes: they would write the bench's matches there
+BENCH_DROPS = ("REDIS_CLUSTER", "REDIS_SENTINELS", "REDIS_SENTINEL_MASTER", "TURNSTREAM_MIN_REPLICAS")
+
+
 def bench_env(w, url: str) -> dict:
     """The environment of a service process started by the bench: its Redis, partitions, no rate limit."""
-    env = {k: v for k, v in os.environ.items() if k != "REDIS_CLUSTER"}  # the bench's Redis is a plain one
+    env = {k: v for k, v in os.environ.items() if k not in BENCH_DROPS}  # the bench's Redis is a plain one
     return dict(env, REDIS_URL=url, RQ_REDIS_URL=w.settings.queue_url,
                 TURNSTREAM_PARTITIONS=str(w.settings.partitions), TURNSTREAM_RECONCILE_SECONDS="1",
                 TURNSTREAM_RATE_LIMIT_PER_MINUTE=str(10 ** 9),
