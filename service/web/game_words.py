@@ -27,8 +27,10 @@ DOMAIN = "games"
 def hosted_games() -> tuple:
     """The games this app hosts (its wiring's, in a request; else every installed game)."""
     if has_request_context():
-        from service.web.http import wiring
-        return tuple(wiring().games.values())
+        from service.web.http import hosted_games as of_app
+        games = of_app()
+        if games is not None:
+            return tuple(games.values())
     return tuple(load_games().values())
 
 

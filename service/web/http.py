@@ -16,6 +16,12 @@ def wiring() -> Wiring:
     return current_app.extensions["turnstream"]
 
 
+def hosted_games() -> dict | None:
+    """The games this app hosts ({id: Game}), or None outside an app wired by create_app."""
+    w = current_app.extensions.get("turnstream") if current_app else None
+    return w.games if w is not None else None
+
+
 @cache
 def schema_instance(schema_class):
     """One instance per schema class for the process (building a schema costs more than loading with it)."""
