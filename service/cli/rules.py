@@ -40,6 +40,51 @@ def next_version(current: str, today: date) -> str:
     return f"{base}-{int(n or 1) + 1}"
 
 
+ADVICE = {
+    "frozen": "a frozen version never changes: undo this edit (git checkout -- {folder}); change the current "
+              "version, the package itself, instead",
+    "released": "matches are played under it, so it never changes in place: put the edit aside (git stash), run "
+                "`turnstream rules bump {game}` (it freezes {version} as released), then make the edit again: it "
+                "becomes the next version",
+}
+
+
+def lock_problems(game_id: str, folder: Path, lock: dict) -> list:
+    """What breaks the promise that a released version never changes: a frozen copy or a released current version
+    whose files differ from their locked digest, a locked copy missing, an older version not frozen."""
+    versions = json.loads((folder / VERSIONS / INDEX).read_text(encoding="utf-8"))["versions"]
+    problems = []
+    for version, digest in sorted(lock.get(game_id, {}).items()):
+        copy = folder / VERSIONS / version
+        if version == versions[-1] and not copy.exists():
+            if version_digest(folder) != digest:
+                problems.append(f"{game_id} {version} was edited after its release: "
+                                + ADVICE["released"].format(game=game_id, version=version))
+        elif not (copy / "__init__.py").is_file():
+            problems.append(f"{game_id} {version} is locked but its frozen copy {copy} is missing")
+        elif version_digest(copy) != digest:
+            problems.append(f"{game_id} {version} was edited in {copy} after its release: "
+                            + ADVICE["frozen"].format(folder=copy))
+    problems += [f"{game_id} {v} is older than the current version but not frozen (turnstream rules bump)"
+                 for v in versions[:-1] if v not in lock.get(game_id, {})]
+    return problems
+
+
+def release(game_id: str, version: str, folder: Path, lock_path: Path) -> str:
+    """Record a version as released (its files' digest in the lock: from now on it never changes); its digest. A
+    version released before must still have the digest it was released with."""
+    lock = read_lock(lock_path)
+    copy = folder / VERSIONS / version
+    digest = version_digest(copy if copy.exists() else folder)
+    was = lock.get(game_id, {}).get(version)
+    if was is not None and was != digest:
+        raise ValueError(f"{game_id} {version} was edited after its release: "
+                         + ADVICE["released"].format(game=game_id, version=version))
+    lock.setdefault(game_id, {})[version] = digest
+    write_json(lock_path, lock)
+    return digest
+
+
 def bump(game_id: str, folder: Path, lock_path: Path, today: date) -> tuple[str, str, Path]:
     """Freeze the game's current version whole (the package but versions/ copied into versions/<current>/, its digest
     into the lock file) and make the package the next version; return (frozen, new, the frozen copy's folder)."""
@@ -49,6 +94,10 @@ def bump(game_id: str, folder: Path, lock_path: Path, today: date) -> tuple[str,
     target = folder / VERSIONS / current
     if target.exists():
         raise FileExistsError(f"{target} exists already: {current} was frozen before")
+    released = read_lock(lock_path).get(game_id, {}).get(current)
+    if released is not None and released != version_digest(folder):
+        raise ValueError(f"{game_id} {current} was edited after its release, so freezing it now would freeze the edit: "
+                         f"put the edit aside (git stash), bump again, then make the edit again")
     shutil.copytree(folder, target, ignore=_not_frozen(folder))
     lock = read_lock(lock_path)
     lock.setdefault(game_id, {})[current] = version_digest(target)
@@ -68,11 +117,11 @@ def _not_frozen(folder: Path):
 
 
 def cmd_list(args) -> int:
-    """Print each game's versions, the current one marked, and whether each is frozen."""
+    """Print each game's versions, the current one marked, and whether each is released (locked) or a draft."""
     lock = read_lock()
     for game in load_games().values():
         frozen = lock.get(game.id, {})
-        marks = [f"{v}{' (current)' if v == game.rules_version else ''}{' frozen' if v in frozen else ' draft'}"
+        marks = [f"{v}{' (current)' if v == game.rules_version else ''}{' released' if v in frozen else ' draft'}"
                  for v in game.rules_versions]
         say(f"{game.id}: {', '.join(marks)}")
     return 0
@@ -86,7 +135,7 @@ def cmd_bump(args) -> int:
     folder = game_folder(args.game)
     try:
         frozen, new, target = bump(args.game, folder, LOCK, date.today())
-    except FileExistsError as exc:
+    except (FileExistsError, ValueError) as exc:
         say(f"turnstream rules bump: {exc}")
         return 1
     say(f"{args.game}: {frozen} is frozen whole in {target} (code, data, texts, board, bot knowledge; its digest is "
@@ -110,10 +159,12 @@ def cmd_golden(args) -> int:
             f"(versions: {', '.join(game.rules_versions)})")
         return 2
     try:
+        release(args.game, version, game_folder(args.game), LOCK)  # golden matches are matches played under it
         make_golden(game.at(version), args.count, Path(args.out), say)
-    except NotFinished as exc:
+    except (NotFinished, ValueError) as exc:
         say(f"turnstream rules golden: {exc}")
         return 1
+    say(f"{args.game} {version} is released: its digest is in {LOCK}, and it never changes in place from now on.")
     return 0
 
 

@@ -132,8 +132,8 @@ class VersionsInUse:
             old = self.recorded.get((game_id, version), set())
             legacy_data = data_digest(rules.table.folder) if rules.table is not None else None
             if frozen is not None and frozen != now:
-                found.append((game_id, rules.rules_version, f"its frozen copy was edited (lock {frozen[:12]}, "
-                              f"code {now[:12]})", ids))
+                found.append((game_id, rules.rules_version, f"it changed since its release (lock {frozen[:12]}, "
+                              f"code {now[:12]}): bump the rules version instead", ids))
             elif any(d not in (now, legacy_data, frozen) for d in old):
                 was = ", ".join(sorted(d[:12] for d in old if d not in (now, legacy_data, frozen)))
                 found.append((game_id, rules.rules_version, f"its code or data changed in place (recorded {was}, "

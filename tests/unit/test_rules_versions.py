@@ -13,7 +13,7 @@ from domain.engine import HmacRng
 from domain.engine import aggregate as agg
 from domain.engine.versions import INDEX, UnknownRulesVersion, version_digest
 from domain.games import GAME_PACKAGES, load_games
-from service.cli.rules import LOCK, bump, next_version, read_lock
+from service.cli.rules import LOCK, bump, lock_problems, next_version, read_lock, release
 from tests.rules_copies import copy_game, edit_json, import_fresh
 
 
@@ -22,32 +22,11 @@ def folder_of(game_id: str) -> Path:
     return Path(importlib.import_module(GAME_PACKAGES[game_id]).__file__).parent
 
 
-FREEZE_ADVICE = ("a released rules version never changes: undo this edit (git checkout -- {folder}) and make the "
-                 "change in the current version, the package itself (after `turnstream rules bump {game}` if "
-                 "matches use it)")
-
-
-def frozen_problems(game_id: str, folder: Path, lock: dict) -> list:
-    """What is wrong with a game's frozen versions: an edited copy, a missing one, an older version not frozen."""
-    versions = json.loads((folder / "versions" / INDEX).read_text())["versions"]
-    problems = []
-    for version, digest in sorted(lock.get(game_id, {}).items()):
-        copy = folder / "versions" / version
-        if not (copy / "__init__.py").is_file():
-            problems.append(f"{game_id} {version} is locked but its frozen copy {copy} is missing")
-        elif version_digest(copy) != digest:
-            problems.append(f"{game_id} {version} was edited in {copy} after its release: "
-                            + FREEZE_ADVICE.format(folder=copy, game=game_id))
-    problems += [f"{game_id} {v} is older than the current version but not frozen (turnstream rules bump)"
-                 for v in versions[:-1] if v not in lock.get(game_id, {})]
-    return problems
-
-
 @pytest.mark.parametrize("game_id", sorted(GAME_PACKAGES))
 def test_every_released_version_is_frozen_as_locked(game_id):
-    """A frozen version's copy (its code, data, texts, board, bot knowledge) has the digest the lock recorded: any
-    edit of it fails here, saying what to do. Only the newest version, the package itself, is editable."""
-    assert frozen_problems(game_id, folder_of(game_id), read_lock(LOCK)) == []
+    """A released version (a frozen copy, or the current version once matches are played under it) has the digest the
+    lock recorded over its code, data, texts, board and bot knowledge: any edit of it fails here, saying what to do."""
+    assert lock_problems(game_id, folder_of(game_id), read_lock(LOCK)) == []
     versions = json.loads((folder_of(game_id) / "versions" / INDEX).read_text())["versions"]
     assert versions[0] == "2026.11" or game_id not in ORIGINAL_GAMES, "matches stored before versions are 2026.11"
 
@@ -59,11 +38,32 @@ def test_the_lock_test_fails_on_any_edit_of_a_frozen_copy(tmp_path):
     """After a bump, editing a frozen copy's code (not only its data) is caught with the advice."""
     folder, lock_path = copy_game(tmp_path), tmp_path / "rules.lock.json"
     bump("uchronia", folder, lock_path, date(2026, 12, 1))
-    assert frozen_problems("uchronia", folder, read_lock(lock_path)) == []
+    assert lock_problems("uchronia", folder, read_lock(lock_path)) == []
     scoring = folder / "versions" / "2026.11" / "state.py"
     scoring.write_text(scoring.read_text() + "\n# an innocent-looking edit\n")
-    problems = frozen_problems("uchronia", folder, read_lock(lock_path))
+    problems = lock_problems("uchronia", folder, read_lock(lock_path))
     assert len(problems) == 1 and "was edited" in problems[0] and "git checkout" in problems[0]
+
+
+def test_a_released_current_version_edited_in_place_fails_with_the_way_out(tmp_path):
+    """Matches are played under the current version (its golden matches): an edit in place fails the lock test and
+    the bump alike, each saying to bump first; after bump and the same edit, everything passes (the issue's path)."""
+    folder, lock_path = copy_game(tmp_path), tmp_path / "rules.lock.json"
+    release("uchronia", "2026.11", folder, lock_path)
+    state = folder / "state.py"
+    original = state.read_text()
+    state.write_text(original + "\n# a logic edit\n")
+    problems = lock_problems("uchronia", folder, read_lock(lock_path))
+    assert len(problems) == 1 and "rules bump uchronia" in problems[0] and "git stash" in problems[0]
+    with pytest.raises(ValueError, match="edited after its release"):
+        bump("uchronia", folder, lock_path, date(2026, 12, 1))
+    assert not (folder / "versions" / "2026.11").exists(), "a refused bump freezes nothing"
+    state.write_text(original)
+    bump("uchronia", folder, lock_path, date(2026, 12, 1))
+    state.write_text(original + "\n# a logic edit\n")
+    assert lock_problems("uchronia", folder, read_lock(lock_path)) == []
+    game = import_fresh(tmp_path)
+    assert game.rules_version == "2026.12" and game.at("2026.11").rules_digest == read_lock(lock_path)["uchronia"]["2026.11"]
 
 
 def test_editing_the_current_version_after_a_bump_passes_the_lock_test(tmp_path):
@@ -72,7 +72,7 @@ def test_editing_the_current_version_after_a_bump_passes_the_lock_test(tmp_path)
     bump("uchronia", folder, lock_path, date(2026, 12, 1))
     (folder / "state.py").write_text((folder / "state.py").read_text() + "\n# the new rules\n")
     edit_json(folder / "uchronia.json", starting_hand=5)
-    assert frozen_problems("uchronia", folder, read_lock(lock_path)) == []
+    assert lock_problems("uchronia", folder, read_lock(lock_path)) == []
 
 
 def test_the_next_version_is_this_month_or_a_counter():
