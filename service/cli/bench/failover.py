@@ -345,6 +345,24 @@ def drive(port: int, matches: list, seconds: float) -> dict:
             "p99_ms": round(percentile(measured, 0.99) * 1000, 2), "refused": len(refused)}
 
 
+def barrier_times(url: str, count: int = 2000) -> dict:
+    """p50/p99 (µs) of one client's PING and of the replication barrier (a write and WAIT 1, one round trip)."""
+    import redis
+
+    from service.store.replication import Replication
+    client = redis.Redis.from_url(url)
+    replication = Replication(client, 1, 500)
+    times: dict = {"ping": [], "barrier": []}
+    for _ in range(count):
+        for kind, step in (("ping", client.ping), ("barrier", lambda: replication.acknowledged(0))):
+            started = time.perf_counter()
+            step()
+            times[kind].append(time.perf_counter() - started)
+    client.close()
+    return {kind: {"p50_us": round(percentile(v, 0.5) * 1e6, 1), "p99_us": round(percentile(v, 0.99) * 1e6, 1)}
+            for kind, v in times.items()}
+
+
 def run_cost(root: Path, clients: int = 8, seconds: float = 10.0, web_workers: int = 0, rounds: int = 3) -> dict:
     """Commands over HTTP against a primary with two replicas: two web servers, TURNSTREAM_MIN_REPLICAS 0 and 1,
     driven in turn `rounds` times (on a shared machine one phase can catch a noisy moment); each setting's median
@@ -352,6 +370,8 @@ def run_cost(root: Path, clients: int = 8, seconds: float = 10.0, web_workers: i
     group = RedisGroup(root / "redis", sentinels=0, link=False).start()
     servers, rounds_seen = {}, {0: [], 1: []}
     try:
+        barrier = barrier_times(group.primary.url)
+        progress(f"replica cost: one client's round trips, PING and barrier (a write and WAIT 1): {barrier}")
         for wanted in (0, 1):
             web, port = start_web(service_env({"REDIS_URL": group.primary.url}, wanted), root / f"web-{wanted}.log",
                                   web_workers)
@@ -369,7 +389,8 @@ def run_cost(root: Path, clients: int = 8, seconds: float = 10.0, web_workers: i
         group.stop()
     median = {wanted: sorted(seen, key=lambda f: f["commands_per_s"])[len(seen) // 2]
               for wanted, seen in rounds_seen.items()}
-    return {"clients": clients, "seconds": seconds, "rounds": rounds, "median": median, "every_round": rounds_seen}
+    return {"clients": clients, "seconds": seconds, "rounds": rounds, "median": median, "every_round": rounds_seen,
+            "round_trip": barrier}
 
 
 def report_cost(fig: dict) -> str:
@@ -382,6 +403,10 @@ def report_cost(fig: dict) -> str:
         every = ", ".join(f"{f['commands_per_s']:,.0f}" for f in fig["every_round"][wanted])
         lines.append(f"{wanted:>23}  {p['commands_per_s']:>10,.0f}  {p['p50_ms']:>6.2f}  {p['p99_ms']:>6.2f}  "
                      f"{p['refused']:>7}  {every}")
+    trip = fig["round_trip"]
+    lines.append(f"one client's round trip: PING p50 {trip['ping']['p50_us']:.0f} µs, p99 {trip['ping']['p99_us']:.0f} µs; "
+                 f"the barrier (a write and WAIT 1) p50 {trip['barrier']['p50_us']:.0f} µs, "
+                 f"p99 {trip['barrier']['p99_us']:.0f} µs")
     return "\n".join(lines)
 
 
