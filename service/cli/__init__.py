@@ -75,18 +75,18 @@ def up_mail(env: dict, data: Path) -> str:
 
 
 def cmd_up(args) -> int:
-    """Everything on one machine: Redis (embedded unless REDIS_URL is set), the web server and the
+    """Everything on one machine: Redis (embedded unless REDIS_URL or REDIS_SENTINELS is set), the web server and the
     workers, each restarted with backoff if it crashes; Ctrl-C stops everything."""
     from service.server.embedded_redis import EmbeddedRedis
     from service.server.supervisor import Supervisor
     from service.server.web_command import port_problem
-    from service.store.connections import check_topology, shown_url
+    from service.store.connections import check_topology, sentinels_shown, shown_url
     busy = port_problem(args.host, args.port)
     if busy:  # before anything starts: nothing to restart for ever, no other server's address printed
         return _refuse("up", busy)
     env = dict(os.environ)
     redis = None
-    if not env.get("REDIS_URL"):
+    if not env.get("REDIS_URL") and not env.get("REDIS_SENTINELS"):
         data = Path(args.data).resolve()
         try:
             redis = EmbeddedRedis(data).start()
@@ -96,8 +96,10 @@ def cmd_up(args) -> int:
         env["REDIS_URL"] = redis.url
         say(f"redis: embedded at {redis.url} (AOF appendfsync always, data in {data})")
     else:
-        check_topology(_settings(), queues=True)
-        say(f"redis: {shown_url(env['REDIS_URL'])}")
+        settings = _settings()
+        check_topology(settings, queues=True)
+        say(f"redis: the primary {settings.redis_sentinel_master!r} through the sentinels {sentinels_shown(settings)}"
+            if settings.redis_sentinels else f"redis: {shown_url(env['REDIS_URL'])}")
     env.setdefault("TURNSTREAM_PUBLIC_URL", f"http://{args.host}:{args.port}")
     print(f"mail: {up_mail(env, Path(args.data).resolve())}", flush=True)
     url = f"http://{args.host}:{args.port}/"
