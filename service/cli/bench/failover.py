@@ -160,7 +160,8 @@ def client(port: int, index: int, match: tuple, run: Run, halt: threading.Event)
 # -- the scenario ----------------------------------------------------------------------------------------------
 def first_ack_after(run: Run, moment: float) -> float | None:
     """When the first command sent after `moment` was acknowledged."""
-    acked = [s.answered for s in run.ledger if s.status == 201 and s.sent >= moment]
+    with run.lock:
+        acked = [s.answered for s in run.ledger if s.status == 201 and s.sent >= moment]
     return min(acked) if acked else None
 
 
