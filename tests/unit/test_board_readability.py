@@ -114,6 +114,7 @@ def test_the_palette_keeps_text_contrast_at_least_4_5(module):
 
 
 def test_uchronia_chips_no_longer_put_white_on_yellow_or_grey():
-    """The reported 1.9:1 and 2.6:1 chips now read at 4.5:1 or better, with a letter besides the colour."""
+    """The reported 1.9:1 and 2.6:1 chips now read at 4.5:1 or better, with a symbol besides the colour (the same
+    in every language, explained by the legend)."""
     svg = uchronia._chip(0, 0, "yellow", 3) + uchronia._chip(0, 0, "grey", 2)
-    assert 'fill="#ffffff"' not in svg and ">Y 3<" in svg and ">G 2<" in svg
+    assert 'fill="#ffffff"' not in svg and ">★ 3<" in svg and ">▲ 2<" in svg

@@ -6,7 +6,7 @@ from domain.engine.text import N_, NT, T, Text, joined, name as printed
 from .data import COLOR_INFO, DESIGNS
 
 
-def _order(order_id) -> Text:
+def order_name(order_id) -> Text:
     """The published name of an order id (`draconias` -> Draconias)."""
     for info in COLOR_INFO.values():
         if info["order"] == order_id:
@@ -18,7 +18,7 @@ def _order(order_id) -> Text:
 STEP_WORDS = {
     "setup_discard": N_("put a starting card into the Forum"),
     "choose_action": N_("choose an action"),
-    "order_step": N_("carry out their order"),
+    "order_step": N_("carry out the order"),
     "reveal": N_("reveal cards for Draconias"),
     "give_card": N_("give a revealed card"),
     "raid": N_("decide whether to raid a building"),
@@ -37,6 +37,17 @@ def step_words(step) -> str:
 def colour(color) -> Text:
     """A card colour as a translatable name (`red`)."""
     return printed(color)
+
+
+def colour_word(color) -> Text:
+    """A card colour standing alone, as a list names it (`red`; Russian "красный", not the genitive)."""
+    return printed(color, "colour")
+
+
+def power(building_id) -> Text:
+    """What a completed building does for its owner, as printed on its card (empty for an unknown id)."""
+    design = DESIGNS.get(str(building_id).rsplit("_", 1)[0])
+    return printed(design["text"]) if design else Text("")
 
 
 def _card(color, count: int = 1) -> Text:
@@ -81,14 +92,14 @@ def describe_command(state: dict, command: dict, name) -> str:
     if t == "issue_order":
         colors = p.get("colors") or []
         if len(colors) > 1:
-            return T("Command {order} with {cards} as a joker", order=_order(p.get("order")), cards=_cards(colors))
-        return T("Command {order} with {cards}", order=_order(p.get("order")), cards=_cards(colors))
+            return T("Command {order} with {cards} as a joker", order=order_name(p.get("order")), cards=_cards(colors))
+        return T("Command {order} with {cards}", order=order_name(p.get("order")), cards=_cards(colors))
     if t == "plot":
         if p.get("copy_from") is None:
             return T("Plot without copying (draw cards)")
         residence = (state.get("residence") or {}).get(p["copy_from"]) or {}
         if residence.get("order"):
-            return T("Plot, copying {player}'s {order}", player=name(p["copy_from"]), order=_order(residence["order"]))
+            return T("Plot, copying {player}'s {order}", player=name(p["copy_from"]), order=order_name(residence["order"]))
         return T("Plot, copying {player}'s order", player=name(p["copy_from"]))
     if t == "take_from_forum":
         return T("Take {card} from the Forum into your Stock", card=_card(p.get("color")))

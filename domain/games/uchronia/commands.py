@@ -7,15 +7,16 @@ from marshmallow import ValidationError
 
 from domain.engine.contract import event
 from domain.engine.errors import RuleViolation
-from domain.engine.text import T, name as printed
+from domain.engine.text import T, joined, name as printed
 
-from .command_text import colour
+from .command_text import colour, colour_word, order_name
 from .data import COLOR_ORDER, COLORS, ORDER_COLOR, ORDERS, design_of
 from .evolve import evolve
 from .flow import settle
 from .schemas import COMMAND_SCHEMAS
 from .state import count, has_effect, operation_limit, repetitions
 from .steps import STEP_COMMANDS, can_start, can_supply, decision, eligible_gifts, raid_targets
+from .words import STEPS
 
 _BY_KIND = {
     "setup_discard": ("discard_to_forum",),
@@ -37,8 +38,8 @@ def allowed_types(state: dict, kind: str) -> tuple:
 def _color(value, rule: str = "cards.by-colour") -> str:
     """Return a valid colour id or reject, citing `rule`."""
     if value not in COLORS:
-        raise RuleViolation(rule, T("The colour {value} does not exist; use one of {items}.", value=repr(value),
-                                    items=', '.join(COLORS)))
+        raise RuleViolation(rule, T("That colour does not exist; the colours are {items}.",
+                                    items=joined([colour_word(c) for c in COLORS])))
     return value
 
 
@@ -52,8 +53,8 @@ def _discard_to_forum(state, player, p):
 def _issue_order(state, player, p):
     order, colors = p["order"], p["colors"]
     if order not in ORDERS:
-        raise RuleViolation("orders.five-types", T("The order {order} does not exist; the orders are {items}.",
-                                                   order=repr(order), items=', '.join(ORDERS)))
+        raise RuleViolation("orders.five-types", T("That order does not exist; the orders are {items}.",
+                                                   items=joined([order_name(o) for o in ORDERS])))
     for c in colors:
         _color(c)
     if not colors:
@@ -61,7 +62,7 @@ def _issue_order(state, player, p):
     if len(colors) == 1 and COLOR_ORDER[colors[0]] != order:
         raise RuleViolation("command.single",
                             T("A single {colors} card issues {color_order}, not {order}.", colors=colour(colors[0]),
-                              color_order=printed(COLOR_ORDER[colors[0]]), order=printed(order)))
+                              color_order=order_name(COLOR_ORDER[colors[0]]), order=order_name(order)))
     if len(colors) > 2 or (len(colors) == 2 and colors[0] != colors[1]):
         raise RuleViolation("command.joker", T("A joker is exactly 2 cards of the same colour."))
     if state["hands"][player][colors[0]] < len(colors):
@@ -83,7 +84,7 @@ def _plot(state, player, p):
     order = residence["order"]
     if state["operations"][player][ORDER_COLOR[order]] < 1 and not has_effect(state, player, "free_copy"):
         raise RuleViolation("plot.copy-needs-operation",
-                            T("Copying {order} needs at least 1 {order_color} card in your Operations.", order=printed(order),
+                            T("Copying {order} needs at least 1 {order_color} card in your Operations.", order=order_name(order),
                               order_color=colour(ORDER_COLOR[order])))
     reps = repetitions(state, player, order, commanded=False)
     return [event("plotted", player=player, copied_from=target, order=order, repetitions=reps)]
@@ -226,15 +227,15 @@ def decide(state: dict, player: str, command: dict, rng=None) -> list[dict]:
     if player not in active:
         raise RuleViolation("turn.not-active", T("It is not your turn to act."))
     ctype = command.get("type") if isinstance(command, dict) else None
-    if ctype not in allowed_types(state, kind):
-        raise RuleViolation("turn.wrong-step",
-                            T("The command {ctype} does not fit the current step ({replace}).", ctype=repr(ctype),
-                              replace=kind.replace('_', ' ')))
+    allowed = allowed_types(state, kind)
+    if ctype not in allowed:
+        moves = joined([T(STEPS[t][0]) for t in allowed], T(" or "))
+        raise RuleViolation("turn.wrong-step", T("That move does not fit this moment of the turn; now you may {moves}.",
+                                                 moves=moves))
     try:
         payload = COMMAND_SCHEMAS[ctype].load(command.get("payload") or {})
     except ValidationError as err:
-        raise RuleViolation("turn.wrong-step", T("The {ctype} payload is malformed: {messages}.", ctype=ctype,
-                                                 messages=err.messages)) from err
+        raise RuleViolation("turn.wrong-step", T("The details of that move are not valid for it.")) from err
     events = _HANDLERS[ctype](state, player, payload)
     scratch = _fresh(state)
     for ev in events:

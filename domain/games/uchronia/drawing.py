@@ -20,8 +20,9 @@ GLOSSARY = Path(__file__).resolve().parent / "text" / "glossary.json"  # its own
 TERMS = Glossary(GLOSSARY, f"/games/{GAME}/rules")
 term = TERMS.term
 building_name, step_words = said(command_text.building_name), said(command_text.step_words)
+power = said(command_text.power)
 FILL = {"yellow": "#e3b92f", "grey": "#9aa0a6", "red": "#c0392b", "blue": "#2e6fd1", "brown": "#8b5a2b"}
-LETTER = {"yellow": "Y", "grey": "G", "red": "R", "blue": "B", "brown": "Br"}
+SYMBOL = {"yellow": "★", "grey": "▲", "red": "◆", "blue": "●", "brown": "■"}  # besides the colour, in any language
 INK = "#1a1a1a"
 MUTED = "#4d4d4d"
 PANEL = "#f7f7f7"
@@ -49,10 +50,10 @@ def _counts(d) -> dict:
 
 
 def _chip(x, y, color, count) -> str:
-    """One card-colour chip: the colour, its letter and the count, ink chosen for contrast."""
+    """One card-colour chip: the colour, its symbol and the count, ink chosen for contrast."""
     fill = FILL.get(color, "#cccccc")
     return (f'<rect data-mark="" x="{x}" y="{y}" width="{CHIP_W}" height="{CHIP_H}" rx="5" fill="{fill}" stroke="#333"/>'
-            + text(x + CHIP_W / 2, y + 22, f"{LETTER.get(color, '?')} {count}", 14, ink(fill), "middle", "bold"))
+            + text(x + CHIP_W / 2, y + 22, f"{SYMBOL.get(color, '?')} {count}", 14, ink(fill), "middle", "bold"))
 
 
 def _chips(counts: dict, label: str, zone: str | None = None) -> str:
@@ -87,7 +88,8 @@ def _cost(bid):
 
 
 def _building_tile(bid, caption, names_state) -> str:
-    """A building card (a board place) as its own small picture: colour bar with its letter, name, caption."""
+    """A building card (a board place) as its own small picture: colour bar with its symbol, name, caption; its
+    power said in its tooltip."""
     design = DESIGNS.get(str(bid).rsplit("_", 1)[0], {})
     color = design.get("color")
     fill = FILL.get(color, "#cccccc")
@@ -95,28 +97,34 @@ def _building_tile(bid, caption, names_state) -> str:
     size = 13 if len(name) <= 17 else 12
     body = (f'<rect x="1" y="1" width="{TILE_W - 2}" height="{TILE_H - 2}" rx="5" fill="#fffdf5" stroke="#555"/>'
             f'<rect data-mark="" x="1" y="1" width="22" height="{TILE_H - 2}" fill="{fill}"/>'
-            + text(12, 29, LETTER.get(color, "?"), 13, ink(fill), "middle", "bold")
+            + text(12, 29, SYMBOL.get(color, "?"), 13, ink(fill), "middle", "bold")
             + text(28, 20, name[:21], size, INK, weight="bold") + text(28, 39, caption, 12, MUTED))
-    return block(TILE_W, TILE_H, name, place(f"building:{bid}", f"{name}: {design.get('text', '')}", body))
+    return block(TILE_W, TILE_H, name, place(f"building:{bid}", f"{name}: {power(bid)}", body))
 
 
-def _header(view) -> tuple[str, str]:
+def _header(view, viewer) -> tuple[str, str]:
     """Status lines (turn, pending step, end state) and the one-line status for the text alternative."""
     pending = view.get("pending") or {}
     waiting = [str(p) for p in pending.get("players") or []]
+    others = [p for p in waiting if p != viewer]
     step = step_words(pending.get("step", "finished"))
     rnd = _("Round %(round)s of %(rounds)s", round=view.get("round"), rounds=view.get("max_rounds")) \
         if view.get("round") else _("Before the first round")
     rows = [f"<strong>{e(rnd)}</strong> · " + term("vp-target", _("%(n)s VP wins", n=view.get("vp_target")))]
     result, ended = view.get("result"), view.get("end_triggered")
     both = " " + _("and") + " "
-    line = _("Waiting for %(players)s to %(step)s", players=both.join(waiting), step=step) if waiting else \
-        _("The match is over")
+    if viewer in waiting:
+        line = _("Your move: %(step)s", step=step) + (" · " + _("also waiting for %(players)s", players=both.join(
+            others)) if others else "")
+    elif waiting:
+        line = _("Waiting for %(players)s to %(step)s", players=both.join(waiting), step=step)
+    else:
+        line = _("The match is over")
     if not isinstance(result, dict):
         rows.append(e(line))
     order = pending.get("order")
     if isinstance(order, dict):
-        line2 = _("%(order)s by %(player)s: step %(used)s of %(total)s", order=str(order.get("order", "")).capitalize(),
+        line2 = _("%(order)s by %(player)s: step %(used)s of %(total)s", order=word(_ORDER_NAMES.get(order.get("order"), "")),
                   player=order.get("player"), used=order.get("used"), total=order.get("repetitions"))
         if order.get("revealed"):
             line2 += ", " + _("revealed %(cards)s", cards=", ".join(word(c) for c in order["revealed"]))
@@ -133,8 +141,8 @@ def _header(view) -> tuple[str, str]:
 
 
 def _legend() -> str:
-    """What each card colour is: letter, resource and order."""
-    items = [layout.swatch(FILL[c], LETTER[c]) + f" {e(word(c))}: {term(COLOR_INFO[c]['resource'])} · "
+    """What each card colour is: symbol, resource and order."""
+    items = [layout.swatch(FILL[c], SYMBOL[c]) + f" {e(word(c))}: {term(COLOR_INFO[c]['resource'])} · "
              f"{term(COLOR_INFO[c]['order'])}" for c in COLORS]
     return layout.legend(_("Colours"), items)
 
@@ -142,7 +150,7 @@ def _legend() -> str:
 def _shared(view, names_state) -> str:
     """Forum, discard, piles, Monopolies and Great Works, as one part."""
     monopolies = view.get("monopolies") if isinstance(view.get("monopolies"), dict) else {}
-    holders = [layout.swatch(FILL[c], LETTER[c]) + " " + e(monopolies.get(c) or _("supply")) for c in COLORS]
+    holders = [layout.swatch(FILL[c], SYMBOL[c]) + " " + e(monopolies.get(c) or _("supply")) for c in COLORS]
     works = [_building_tile(bid, _("cost %(n)s", n=_cost(bid)), names_state) for bid in view.get("great_works") or []]
     body = (_row(term("forum"), _chips(_counts(view.get("forum")), _("Forum"), "forum"))
             + _row(term("discard"), _chips(_counts(view.get("discard")), _("Discard")))
@@ -228,7 +236,7 @@ def render_board(view: dict, viewer) -> str:
     order = [p for p in view.get("turn_order") or [] if p in players] + \
         [p for p in players if p not in (view.get("turn_order") or [])]
     names_state = _names_state(view)
-    head, _status = _header(view)
+    head, _status = _header(view, viewer)
     parts = [_player(view, pid, players[pid], viewer, seat, names_state) for seat, pid in enumerate(order)]
     return layout.board_set(GAME, "list", _("Uchronia board"),
                             [head, _legend(), _shared(view, names_state), '<div class="board-parts">' + "".join(parts)

@@ -82,7 +82,8 @@ def interactive(svg: str, actions: list) -> str:
         if len(acts) == 1:
             return (f'{common} data-command="{escape(acts[0]["json"])}" '
                     f'aria-label="{escape(acts[0]["text"])}"')
-        label = f"{len(acts)} choices: " + "; ".join(a["text"] for a in acts[:6]) + ("…" if len(acts) > 6 else "")
+        label = flask_babel.ngettext("%(num)d choice", "%(num)d choices", len(acts)) + ": " + \
+            "; ".join(a["text"] for a in acts[:6]) + ("…" if len(acts) > 6 else "")
         return f'{common} data-choice="{escape(key)}" aria-label="{escape(label)}" aria-haspopup="true"'
     return _PLACE.sub(mark, svg)
 
