@@ -67,6 +67,11 @@ def send_mail(spec: dict) -> str:
     return "sent"
 
 
+def sign_in_requested(address: str) -> str:
+    """A sign-in link was asked for `address`: mail one to the player who proved it (nobody else hears of it)."""
+    return "posted" if wiring().mail.send_sign_in(address) else "no_owner"
+
+
 def skip_reason(w, spec: dict, prefs: dict) -> str | None:
     """Why a notification mail is not sent now (its preference is off, the wait is over, the player saw the
     move live), or None."""

@@ -127,11 +127,10 @@ def sign_in_form():
 
 @bp.post("/sign-in")
 def request_sign_in():
-    """Mail a sign-in link (the same answer whether or not the address belongs to a player)."""
-    from service.app.mail.contacts import language
+    """Mail a sign-in link (the same answer, in the same time, whether or not the address belongs to a player)."""
     try:
         check_login_csrf()
-        wiring().mail.request_sign_in(request.form.get("email") or "", language(request.headers.get("Accept-Language")))
+        wiring().mail.request_sign_in(request.form.get("email") or "")
     except (ApiError, AppError) as exc:
         exc = api_error(exc)
         return notice(_("Sign in by e-mail"), page_refusal(exc, ACCOUNT_REFUSALS), exc.status, error=True,

@@ -11,6 +11,7 @@ from .tokens import SIGN_IN_SECONDS, VERIFY_SECONDS, LinkRefused, MailTokens
 log = logging.getLogger("turnstream.mail")
 
 JOB = "workers.mail.send_mail"
+SIGN_IN_JOB = "workers.mail.sign_in_requested"  # finds who proved an address and mails them a link
 QUEUED_PREFIX = "ts:mail:queued:"  # + mail id: handed to the queue (never twice)
 SENT_PREFIX = "ts:mail:sent:"  # + mail id: handed to the SMTP server or written (a retried job never resends)
 MARK_TTL_SECONDS = 30 * 24 * 3600
@@ -89,15 +90,18 @@ class MailService:
         return str(data["u"]), str(data["e"])
 
     # -- sign in by e-mail ----------------------------------------------------------------------------------
-    def request_sign_in(self, raw_address: str, lang: str | None = None) -> bool:
-        """Mail a sign-in link to the user who proved this address; False (and no mail) for an unknown one.
-        The caller answers the same either way."""
+    def request_sign_in(self, raw_address: str) -> None:
+        """Hand a request for a sign-in link to the notifications queue: the same work whether or not a player
+        proved this address (who did, and the mail, are the job's: `send_sign_in`), so neither the answer nor
+        its time tells. The request never changes the account: the mail is in its own language."""
         address = check_address(raw_address)
+        self.queue_factory().enqueue(SIGN_IN_JOB, address, result_ttl=0, failure_ttl=24 * 3600)
+
+    def send_sign_in(self, address: str) -> bool:
+        """Mail a sign-in link to the user who proved `address`; False (and no mail) for an unknown one."""
         user_id = self.contacts.owner(address)
         if user_id is None:
             return False
-        if lang:
-            self.contacts.set_language(user_id, lang)
         token = self.tokens.single_use("sign-in", u=user_id)
         self.post({"id": "sign_in:" + hashlib.sha256(token.encode()).hexdigest()[:32], "kind": "sign_in",
                    "user": user_id, "to": self.contacts.verified_address(user_id) or address,

@@ -91,5 +91,5 @@ def put_notifications():
 def sign_in_by_email():
     """Mail a sign-in link when the address belongs to a player; the same 202 either way (no enumeration)."""
     data = body(EmailAddress)
-    wiring().mail.request_sign_in(data["email"], mail_language())
+    wiring().mail.request_sign_in(data["email"])
     return {"sent": "if this address belongs to a player, a sign-in link is on its way"}, 202
