@@ -71,6 +71,16 @@ def add_commands(sub) -> None:
                         "matches per GiB, and cold page and replay times of archived matches")
     p.add_argument("--archive-matches", type=int, default=0,
                    help="with --archive: finished matches played per game (default 6, quick 3)")
+    p.add_argument("--versus", action="store_true",
+                   help="instead: the production server against a peer already running (--peer) and an earlier build "
+                        "(--baseline), one load generator at 1, 8 and 16 clients, phases interleaved: requests/s, "
+                        "p50/p99, server CPU per request (docs/performance.md)")
+    p.add_argument("--peer", metavar="URL", default="",
+                   help="with --versus: a running boardgame.io server with the bench game (its note move)")
+    p.add_argument("--baseline", metavar="DIR", default="",
+                   help="with --versus: a checkout of an earlier build, served beside this one on the same Redis")
+    p.add_argument("--rounds", type=int, default=3, help="with --versus: rounds of every phase (default 3)")
+    p.add_argument("--kinds", default="", help="with --versus: phases, of note,commands,state (default all)")
     p.add_argument("--failover", action="store_true",
                    help="instead: a Redis primary with two replicas and three sentinels; the web server and a worker "
                         "with TURNSTREAM_MIN_REPLICAS=1 under load; the replicas paused, the primary's host lost, a "
@@ -614,6 +624,9 @@ def cmd_bench(args) -> int:
     if args.archive:
         from service.cli.bench import archive
         measure, describe = archive.run_archive_bench, archive.report_archive
+    if args.versus:
+        from service.cli.bench import versus
+        measure, describe = versus.run_versus, versus.report
     try:
         with bench_redis(args.appendfsync, args.redis, args.redis_allow_nonempty) as (url, note):
             figures = measure(args, url, note)

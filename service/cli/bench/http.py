@@ -60,6 +60,12 @@ def start_server(w, url: str, workers: int, worker_class: str = "") -> tuple[sub
     env = dict(engine.bench_env(w, url), TURNSTREAM_BIND=f"127.0.0.1:{port}", TURNSTREAM_ACCESS_LOG="")
     proc = subprocess.Popen(server_command(port, workers, worker_class), env=env, cwd=str(ROOT),
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    wait_healthy(proc, port)
+    return proc, port
+
+
+def wait_healthy(proc: subprocess.Popen, port: int) -> None:
+    """Wait until the server started as `proc` answers /healthz on `port` (stopped, and a RuntimeError, after 60 s)."""
     deadline = time.monotonic() + 60
     while True:
         if proc.poll() is not None:
@@ -69,7 +75,7 @@ def start_server(w, url: str, workers: int, worker_class: str = "") -> tuple[sub
             conn.request("GET", "/healthz")
             if conn.getresponse().status == 200:
                 conn.close()
-                return proc, port
+                return
         except OSError:
             pass
         if time.monotonic() > deadline:
