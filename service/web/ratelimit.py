@@ -38,6 +38,17 @@ def caller_id() -> str:
     return current_user()["id"]
 
 
+def account_id() -> str:
+    """The account a request acts for: the Bearer caller's, else the page's signed-in player's ("-" for none: the
+    view refuses it)."""
+    from service.web.http import bearer_token
+    from service.web.pages import page_user
+    if bearer_token():
+        return caller_id()
+    user = page_user()
+    return user["id"] if user else "-"
+
+
 def email_address() -> str:
     """The e-mail address a request names (the JSON body's or the form's `email`), casefolded."""
     from flask import request
@@ -46,7 +57,7 @@ def email_address() -> str:
     return value.strip().casefold()[:254] if isinstance(value, str) else "-"
 
 
-KEYS = {"address": client_address, "user": caller_id, "email": email_address}
+KEYS = {"address": client_address, "user": caller_id, "account": account_id, "email": email_address}
 LEASED_SCOPES = {"commands"}  # limits taken in leases (see LeasedLimit)
 LEASE_FRACTION = 50  # a lease is this fraction of the limit (at least one request)
 MAX_LEASES = 50_000  # per process; expired leases are dropped beyond this
@@ -203,11 +214,16 @@ RULES = (
     ("history.decline_rules_proposal", "command_rate_limit", "commands", "user"),
     ("matches.chat", "chat_rate_limit", "chat", "user"),
     ("concede.concede", "command_rate_limit", "commands", "user"),
-    ("mail_api.put_email", "email_rate_limit", "verify-mail", "user"),  # each mails a link
+    # every path that mails a link: one budget per mailbox (whichever path and account asks), one per account (the
+    # API and the account page alike) or, to sign in, per client address
+    ("mail_api.put_email", "email_rate_limit", "mail-account", "account"),
+    ("mail_api.put_email", "email_rate_limit", "mail-to", "email"),
+    ("account.account_email", "email_rate_limit", "mail-account", "account"),
+    ("account.account_email", "email_rate_limit", "mail-to", "email"),
     ("mail_api.sign_in_by_email", "signin_rate_limit", "sign-in-mail", "address"),
-    ("mail_api.sign_in_by_email", "email_rate_limit", "sign-in-mail-to", "email"),  # one mailbox is not flooded
+    ("mail_api.sign_in_by_email", "email_rate_limit", "mail-to", "email"),
     ("account.request_sign_in", "signin_rate_limit", "sign-in-mail", "address"),
-    ("account.request_sign_in", "email_rate_limit", "sign-in-mail-to", "email"),
+    ("account.request_sign_in", "email_rate_limit", "mail-to", "email"),
 )
 
 
