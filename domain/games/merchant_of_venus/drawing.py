@@ -11,7 +11,7 @@ from domain.table import layout
 from domain.table.glossary import Glossary, language
 from domain.table.placer import Placer, text_box
 from domain.table.speech import gettext as _, lazy_gettext as _l, pgettext
-from domain.table.svgkit import e, hit_box, ink, mine_anchor, place, seat_letter, svg_root, text
+from domain.table.svgkit import e, hit_box, ink, mine_anchor, place, svg_root, text
 from domain.table.words import said, say_name, word as data_word
 
 from . import command_text, data
@@ -31,8 +31,9 @@ LABEL = "#e8ecf3"
 KIND_FILL = {"base": "#dddddd", "city": "#8bd48b", "port": "#bbbbbb", "nav": "#333333", "telegate": "#6a1b9a"}
 KIND_TERM = {"base": "galactic-base", "city": "city", "port": "spaceport", "nav": "navigation",
              "telegate": "telegate", "orbital": "orbital"}
-_INNER = {"base": "GB", "city": "C", "port": "P", "nav": "N", "telegate": "T"}
-_COLOUR_MARK = {"yellow": "y", "red": "r"}
+# a square's mark besides its shape and colour: symbols, the same in every language (the legend names them)
+_INNER = {"base": "★", "city": "⌂", "port": "⚓", "nav": "⊕"}
+_COLOUR_MARK = {"yellow": "◆", "red": "▲"}
 SHAPE_R = {"base": 15, "city": 13, "port": 11, "nav": 13, "telegate": 14, "orbital": 10, "space": 9}
 
 WORDS = {  # words from the game's data the board shows in the page's language (others as they come)
@@ -42,11 +43,23 @@ WORDS = {  # words from the game's data the board shows in the page's language (
     "setup": _l("setup"), "declare": _l("declare"), "roll": _l("roll"), "move": _l("move"), "trade": _l("trade"),
     "ended": _l("ended"), "finished": _l("finished"),
 }
+SPACE = {"blue": _l("blue space"), "yellow": _l("yellow space"), "red": _l("red space")}  # a whole word each: its
+# colour agrees with "space" (Russian "синяя клетка")
 
 
 def word(key) -> str:
     """A word from the game's data in the page's language (WORDS; anything else as it is)."""
     return data_word(WORDS, key)
+
+
+def credits(amount) -> str:
+    """An amount of credits in the page's language ("c80"; Russian "80 кр")."""
+    return _("c%(amount)s", amount=amount)
+
+
+def hazard_mark(fee) -> str:
+    """A hazard square's fee as drawn on the map ("!c20")."""
+    return "!" + credits(fee)
 
 
 def _xy(square: str) -> tuple[float, float]:
@@ -144,7 +157,7 @@ def _layout(lang: str) -> dict:
         r = SHAPE_R.get(data.SQUARES[sid]["kind"], 9)
         spots["name"][sid] = _put(placer, x, y, r, square_label(sid))
         if data.SQUARES[sid]["hazard"]:
-            spots["hazard"][sid] = _put(placer, x, y, r, f"!c{data.SQUARES[sid]['hazard']}")
+            spots["hazard"][sid] = _put(placer, x, y, r, hazard_mark(data.SQUARES[sid]["hazard"]))
         if data.SQUARES[sid]["kind"] == "orbital":
             spots.setdefault("deed", {})[sid] = _put(placer, x, y, r, "$", 13)
     for nav, exits in data.NAV_EXITS.items():
@@ -173,7 +186,7 @@ def _spots() -> dict:
 def _target(sid: str, x: float, y: float) -> str:
     """The square's tap target: 44 px around its shape, stretched over its labels (a tap on "S1" acts too)."""
     boxes = [(x - 22, y - 22, x + 22, y + 22)]
-    for key, label, size in (("name", square_label(sid), 12), ("hazard", f"!c{data.SQUARES[sid]['hazard']}", 12),
+    for key, label, size in (("name", square_label(sid), 12), ("hazard", hazard_mark(data.SQUARES[sid]["hazard"]), 12),
                              ("deed", "$", 13)):
         if sid in _spots().get(key, {}):
             lx, ly, anchor = _spots()[key][sid]
@@ -183,7 +196,7 @@ def _target(sid: str, x: float, y: float) -> str:
 
 
 def _square(sid: str, spaceports: dict, deeds: list, colours: dict) -> str:
-    """A square as a board place: its tap target, shape, letter, name and any hazard fee or deed mark."""
+    """A square as a board place: its tap target, shape, symbol, name and any hazard fee or deed mark."""
     sq = data.SQUARES[sid]
     x, y = _xy(sid)
     kind = sq["kind"]
@@ -201,9 +214,9 @@ def _square(sid: str, spaceports: dict, deeds: list, colours: dict) -> str:
         body += svg_term("deed", text(dx, dy, "$", 13, "#ffd54f", anchor, "bold"))
     if sq["hazard"]:
         hx, hy, anchor = _spots()["hazard"][sid]
-        body += svg_term("hazard", text(hx, hy, f"!c{sq['hazard']}", 12, "#ff8a80", anchor, "bold"))
-    kind_name = _("%(colour)s space", colour=word(sq["color"])) if kind == "space" else word(kind)
-    hazard = _(", hazard c%(fee)s", fee=sq["hazard"]) if sq["hazard"] else ""
+        body += svg_term("hazard", text(hx, hy, hazard_mark(sq["hazard"]), 12, "#ff8a80", anchor, "bold"))
+    kind_name = str(SPACE.get(sq["color"], SPACE["blue"])) if kind == "space" else word(kind)
+    hazard = _(", hazard %(fee)s", fee=credits(sq["hazard"])) if sq["hazard"] else ""
     return place(f"square:{sid}", f"{square_name(sid)} ({kind_name}{hazard})", body)
 
 
@@ -233,9 +246,9 @@ def _systems(view: dict) -> list[str]:
     for sid, system in data.SYSTEMS.items():
         x, y = _spots()["system"][sid]
         info = systems.get(sid) or {}
-        culture = info.get("culture_name") or info.get("culture")
+        culture = info.get("culture")
         seen = observed.get(sid)
-        line = f"{system_name(sid)}: {culture_name(culture) if culture in data.CULTURES else (culture or '?')}"
+        line = f"{system_name(sid)}: {culture_name(culture) if culture in data.CULTURES else '?'}"
         if isinstance(seen, str) and not culture:
             line = system_name(sid) + ": " + _("you saw %(culture)s", culture=culture_name(seen))
         w = 0.62 * 13 * len(line) + 8
@@ -289,17 +302,17 @@ def _panel(pid: str, ps: dict, view: dict, colour: str, letter: str, viewer) -> 
     race = culture_name(ps.get("race"))
     title = e(f"{pid} ({race})") + (f' <span class="to-act-mark">◀ {e(_("to act"))}</span>' if active else "")
     cargo = ", ".join(_cargo(c) for c in ps.get("cargo") or []) or _("empty")
-    equipment = [_("%(n)s shield(s)", n=ps.get("shields", 0))] + \
-        [_("%(drive)s drive", drive=str(d).replace("drive:", "")) for d in ps.get("drives") or []]
+    equipment = [_("%(n)s shield(s)", n=ps.get("shields", 0))] + [item_name(d) for d in ps.get("drives") or []]
     deeds = [_("%(culture)s factory", culture=culture_name(c)) for c in ps.get("factories") or []] + \
         [_("spaceport on %(square)s", square=square_name(s)) for s in ps.get("spaceports") or []]
     observed = ", ".join(system_name(s) if s in data.SYSTEMS else str(s) for s in ps.get("observed_systems") or [])
-    rows = [f"{term('credits', 'c' + str(ps.get('cash')))} · {term('net-worth')} c{e(ps.get('net_worth'))}",
-            term("ship", str(ps.get("ship"))) + " " + e(_("on")) + " " + e(square_name(ps.get("square"))),
+    ious = [culture_name(c) for c in ps.get("ious") or []]
+    rows = [f"{term('credits', credits(ps.get('cash')))} · {term('net-worth')} {e(credits(ps.get('net_worth')))}",
+            term("ship", say_name(str(ps.get("ship")))) + " " + e(_("on")) + " " + e(square_name(ps.get("square"))),
             f"{term('holds')} {e(ps.get('holds_used'))}/{e(ps.get('holds'))} · "
             f"{term('equipment', ', '.join(equipment))}",
             f"{term('cargo')}: {e(cargo)}",
-            f"{term('ious')}: {e(', '.join(map(str, ps.get('ious') or [])) or _('none'))}",
+            f"{term('ious')}: {e(', '.join(ious) or _('none'))}",
             f"{term('deeds')}: {e(', '.join(deeds) or _('none'))}",
             f"{term('observed')}: {e(observed or _('none'))}"]
     return layout.seat_card(colour, letter, title, rows, active, pid == viewer)
@@ -308,11 +321,13 @@ def _panel(pid: str, ps: dict, view: dict, colour: str, letter: str, viewer) -> 
 def _legend(players: list, colours: dict, seats: dict) -> str:
     """The legend: square kinds, links, marks and each player's ship, every term explained."""
     items = [layout.swatch(fill, mark) + " " + term(key) for fill, mark, key in (
-        ("#dddddd", "GB", "galactic-base"), ("#8bd48b", "C", "city"), ("#bbbbbb", "P", "spaceport"),
-        ("#333333", "N", "navigation"), ("#6a1b9a", "T", "telegate"), ("#e8c531", "y", "yellow-space"),
-        ("#d9483b", "r", "red-space"), ("#4a78c2", "", "orbital"))]
+        ("#dddddd", _INNER["base"], "galactic-base"), ("#8bd48b", _INNER["city"], "city"),
+        ("#bbbbbb", _INNER["port"], "spaceport"), ("#333333", _INNER["nav"], "navigation"),
+        ("#6a1b9a", "1,2", "telegate"), ("#e8c531", _COLOUR_MARK["yellow"], "yellow-space"),
+        ("#d9483b", _COLOUR_MARK["red"], "red-space"), ("#4a78c2", "", "orbital"))]
     items += [f'<span class="swatch line" style="background:#3ecf5a" aria-hidden="true"></span> {term("green-link")}',
-              f'<strong class="hazard-mark">!c20</strong> {term("hazard")}', f'<strong>$</strong> {term("deed")}',
+              f'<strong class="hazard-mark">{e(hazard_mark(20))}</strong> {term("hazard")}',
+              f'<strong>$</strong> {term("deed")}',
               f'<strong>1,2</strong> {term("nav-values")}']
     items += [layout.swatch(colours[p], seats[p], True) + " " + e(_("%(player)s's ship", player=p)) for p in players]
     return layout.legend(_("Legend"), items)
@@ -329,7 +344,7 @@ def _header(view: dict, names_line: str) -> tuple[str, str]:
         line = _("Round %(round)s of %(rounds)s · %(player)s to act (%(phase)s)", round=view.get("round"),
                  rounds=view.get("max_rounds"), player=view.get("active"), phase=phase)
     rows = [f"<strong>{e(line)}</strong>",
-            f"{term('target')} c{e(view.get('target_net_worth'))} · {term('net-worth')}: {e(names_line)}"]
+            f"{term('target')} {e(credits(view.get('target_net_worth')))} · {term('net-worth')}: {e(names_line)}"]
     if not result and turn.get("dice"):
         nav = turn.get("nav_value")
         rows.append(f"{term('dice')} {e(', '.join(map(str, turn.get('dice'))))} · {term('navigation')} "
@@ -354,11 +369,11 @@ def render_board(view: dict, viewer) -> str:
     view = view if isinstance(view, dict) else {}
     players = [p for p in view.get("players") or [] if isinstance(p, str)]
     colours = {p: PLAYER_COLORS[i % len(PLAYER_COLORS)] for i, p in enumerate(players)}
-    seats = {p: seat_letter(i) for i, p in enumerate(players)}
+    seats = {p: str(i + 1) for i, p in enumerate(players)}  # a seat's number marks its ship (no letter to read)
     spaceports = view.get("spaceports") or {}
     deeds = view.get("spaceport_deeds") or []
     states = view.get("player_states") or {}
-    worth = " · ".join(f"{p} c{(states.get(p) or {}).get('net_worth', '?')}" for p in players)
+    worth = " · ".join(f"{p} {credits((states.get(p) or {}).get('net_worth', '?'))}" for p in players)
     header, status = _header(view, worth)
     parts = [f'<rect width="{WIDTH}" height="{HEIGHT}" fill="{BG}"/>'] + _links()
     parts += [_square(s, spaceports, deeds, colours) for s in data.SQUARE_ORDER]

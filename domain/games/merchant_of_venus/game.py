@@ -13,7 +13,7 @@ from marshmallow import ValidationError
 
 from domain.engine import Game, command
 from domain.engine.versions import rules_fields
-from domain.engine.text import T
+from domain.engine.text import T, joined
 
 from . import contact, data, movement, trading, turns
 from .bots import BOTS
@@ -23,6 +23,7 @@ from .evolve import evolve, initial_state
 from .schemas import COMMAND_SCHEMAS, OPTIONS_SCHEMA
 from .state import Sim, net_worth, player, violate
 from .views import redact, view
+from .words import STEPS
 from .table import TABLE
 
 PHASES = {"skip_movement": ("declare",), "declare_direction": ("declare",), "roll_speed": ("roll",),
@@ -34,8 +35,7 @@ _RUNNING = ("declare", "roll", "move", "trade")
 
 def _load(cmd: dict) -> tuple[str, dict]:
     if not isinstance(cmd, dict) or cmd.get("type") not in COMMAND_SCHEMAS:
-        violate("turn.payload", T("Unknown command {value}.", value=repr(cmd.get('type') if isinstance(cmd,
-                                  dict) else cmd)))
+        violate("turn.payload", T("There is no such move."))
     return cmd["type"], cmd.get("payload", {})
 
 
@@ -103,11 +103,12 @@ def decide(state, player_id, cmd, rng):
     if state["phase"] == "trade" and state["free_space"] and kind != "jettison":
         violate("capacity.free-space", T("Your ship is over capacity: jettison items first."))
     if state["phase"] not in PHASES[kind]:
-        violate("turn.phase", T("{kind} is not allowed in the {phase} phase.", kind=kind, phase=state['phase']))
+        moves = joined([T(STEPS[k][0]) for k in PHASES if state["phase"] in PHASES[k]], T(" or "))
+        violate("turn.phase", T("That move does not fit this part of the turn; now you may {moves}.", moves=moves))
     try:
         payload = COMMAND_SCHEMAS[kind].load(raw if isinstance(raw, dict) else {"": raw})
     except ValidationError as exc:
-        violate("turn.payload", T("Malformed {kind} payload: {messages}.", kind=kind, messages=exc.messages))
+        violate("turn.payload", T("The details of that move are not valid for it."))
     sim = Sim(state, evolve)
     _handle(sim, player_id, kind, payload, rng)
     return sim.events

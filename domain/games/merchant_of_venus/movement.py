@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 from domain.engine import command
-from domain.engine.text import T
+from domain.engine.text import T, joined, name as printed
 
 from . import contact, data
+from .names import square_name
 from .state import is_landing, landing_squares, passes, player, skip_colors, violate
 
 _NAVLIKE = ("nav", "telegate")
@@ -27,12 +28,14 @@ def check_declare(state: dict, pid: str, payload: dict) -> None:
     """Validate declare_direction (movement.declare, movement.destination, drive.decline)."""
     p = player(state, pid)
     if payload["to"] not in declare_targets(p["square"]):
-        violate("movement.declare", T("{to} is not adjacent to {square}.", to=payload['to'], square=p['square']))
+        violate("movement.declare", T("{to} is not adjacent to {square}.", to=square_name(payload['to']),
+                                      square=square_name(p['square'])))
     dest = payload["destination"]
     if dest == p["square"] or not is_landing(state, dest):
-        violate("movement.destination", T("{dest} is not a landing square other than the current square.", dest=dest))
+        violate("movement.destination", T("{dest} is not a landing square other than the current square.",
+                                          dest=square_name(dest)))
     if payload["use_drive"] and not p["drives"]:
-        violate("drive.decline", T("Without a drive, use_drive must be false."))
+        violate("drive.decline", T("You have no drive to use."))
 
 
 def check_roll(state: dict, pid: str, payload: dict) -> None:
@@ -42,8 +45,8 @@ def check_roll(state: dict, pid: str, payload: dict) -> None:
         violate("movement.max-speed-dice", T("A player never rolls more than four speed dice."))
     need = data.SHIPS[player(state, pid)["ship"]]["speed_dice"]
     if dice != need:
-        violate("movement.speed-dice", T("Your {ship} rolls exactly {need} speed dice.", ship=player(state,
-                                         pid)['ship'], need=need))
+        violate("movement.speed-dice", T("Your {ship} rolls exactly {need} speed dice.",
+                                         ship=printed(player(state, pid)['ship']), need=need))
 
 
 def assign_allowed_now(state: dict, pid: str) -> bool:
@@ -72,23 +75,24 @@ def step_info(state: dict, pid: str, to: str, nav_value=None) -> dict:
     cur_kind = data.SQUARES[cur]["kind"]
     jump = cur_kind == "telegate" and data.SQUARES[to]["kind"] == "telegate" and to not in data.LINKS[cur]
     if to not in data.LINKS[cur] and not jump:
-        violate("movement.adjacent", T("{to} is not adjacent to {cur}.", to=to, cur=cur))
+        violate("movement.adjacent", T("{to} is not adjacent to {cur}.", to=square_name(to), cur=square_name(cur)))
     if t["steps"] == 0 and to != t["to"]:
-        violate("movement.follow-direction", T("The first step must go to the declared square {to}.", to=t['to']))
+        violate("movement.follow-direction", T("The first step must go to the declared square {to}.",
+                                               to=square_name(t['to'])))
     if to == t["prev"]:
-        violate("movement.no-backtrack", T("The ship may not return to {to}, which it just left.", to=to))
+        violate("movement.no-backtrack", T("The ship may not return to {to}, which it just left.", to=square_name(to)))
     if cur_kind in _NAVLIKE and nav is None:
         violate("nav.assign-before-leaving", T("Assign a navigation die before leaving this square."))
     if cur_kind == "nav" and nav not in data.NAV_EXITS[cur].get(to, []):
-        violate("nav.exit-label", T("The exit to {to} needs pilot numbers {get}.", to=to,
-                                    get=data.NAV_EXITS[cur].get(to, [])))
+        violate("nav.exit-label", T("The exit to {to} needs pilot numbers {get}.", to=square_name(to),
+                                    get=joined(map(str, data.NAV_EXITS[cur].get(to, [])))))
     if jump and nav not in data.TELEGATES[to]:
-        violate("telegate.jump", T("Telegate {to} has gate numbers {telegates}, not {nav}.", to=to,
-                                   telegates=data.TELEGATES[to], nav=nav))
+        violate("telegate.jump", T("{to} has gate numbers {telegates}, not {nav}.", to=square_name(to),
+                                   telegates=joined(map(str, data.TELEGATES[to])), nav=nav))
     skipped = t["use_drive"] and data.SQUARES[to]["color"] in skip_colors(p)
     cost = 0 if skipped else (data.DEFAULTS["jump_cost"] if jump else data.LINKS[cur][to])
     if cost > t["mp"]:
-        violate("movement.step-cost", T("The step to {to} costs {cost} MP but only {mp} are left.", to=to, cost=cost,
+        violate("movement.step-cost", T("The step to {to} costs {cost} MP but only {mp} are left.", to=square_name(to), cost=cost,
                                         mp=t['mp']))
     fee = t["hazard_due"]
     paid = max(0, fee - data.DEFAULTS["shield_reduction"] * p["shields"])

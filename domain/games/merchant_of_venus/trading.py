@@ -5,6 +5,7 @@ from domain.engine import RuleViolation, command
 from domain.engine.text import T, name as printed
 
 from . import data
+from .names import item_name, square_name
 from .state import BASE, holds, holds_used, passes, player, science_of, trade_partner, violate
 
 _D = data.DEFAULTS
@@ -32,8 +33,7 @@ def _item_price(state: dict, pid: str, partner: str, payload: dict) -> dict:
     p = player(state, pid)
     item, target, count = payload["item"], payload["target"], payload["count"]
     if (target is not None) != (item in ("spaceport_deed", "ship")):
-        violate("turn.payload", T("target must be {value} for {item}.", value='given' if item in ('spaceport_deed',
-                                  'ship') else 'null', item=item))
+        violate("turn.payload", T("Name which one only when buying a ship or a spaceport deed."))
     if count > 1 and not payload["use_iou"]:
         violate("buy.one-item", T("A Buy action buys exactly one item."))
     if count > 1 and item not in ("good", "factory_good"):
@@ -56,23 +56,23 @@ def _item_price(state: dict, pid: str, partner: str, payload: dict) -> dict:
         unit = _home_price(p, partner, data.CULTURES[partner]["deed"])
     elif item == "spaceport_deed":
         if target not in data.SQUARES:
-            violate("turn.payload", T("{target} is not a square.", target=target))
+            violate("turn.payload", T("There is no such square."))
         system = data.system_of(p["square"])
         if target not in data.SYSTEMS[system]["orbitals"] or target not in state["spaceport_deeds"]:
-            violate("spaceport.buy", T("{target} holds no spaceport deed in this system.", target=target))
+            violate("spaceport.buy", T("{target} holds no spaceport deed in this system.", target=square_name(target)))
         unit = _home_price(p, partner, _D["spaceport_deed_price"])
     elif item == "ship":
         if target not in data.SHIPS:
-            violate("turn.payload", T("{target} is not a ship class.", target=target))
+            violate("turn.payload", T("There is no such ship class."))
         if science_of(partner) not in data.SHIPS[target]["sold_by"]:
-            violate("ship.sources", T("{target}s are not sold here.", target=target))
+            violate("ship.sources", T("No {ship} ship is sold here.", ship=printed(target)))
         if target == p["ship"]:
             violate("ship.barter", T("You already fly that ship class."))
         unit, trade_in = data.SHIPS[target]["price"], data.SHIPS[p["ship"]]["trade_in"]
     else:
         equipment = data.EQUIPMENT[item]
         if science_of(partner) != equipment["science"]:
-            violate("equipment.by-science", T("This culture does not sell {item}.", item=item))
+            violate("equipment.by-science", T("This culture does not sell {item}.", item=item_name(item)))
         if item != "shield" and (item in p["drives"] or "drive:combined" in p["drives"]):
             violate("equipment.drives", T("You already own that drive (or a combined drive)."))
         unit = equipment["price"]
@@ -145,9 +145,9 @@ def check_sell(state: dict, pid: str, item: str) -> str:
     """Validate a sell (transaction.where, sell.buyers, transaction.landing-limit); return the partner."""
     partner = partner_or_fail(state, pid, base_ok=False)
     if item not in data.CARGO_TOKENS:
-        violate("turn.payload", T("{item} is not a goods token.", item=item))
+        violate("turn.payload", T("That is not a goods token."))
     if item not in player(state, pid)["cargo"]:
-        violate("sell.action", T("You carry no {item}.", item=item))
+        violate("sell.action", T("You carry no {item}.", item=item_name(item)))
     if data.token_culture(item) not in data.BUYS_FROM[partner]:
         violate("sell.buyers", T("The {culture} do not buy {good}.", culture=printed(data.CULTURES[partner]['name']),
                                  good=printed(data.token_info(item)['name'])))
@@ -176,7 +176,7 @@ def check_pick_up(state: dict, pid: str, passenger: str) -> None:
     """Validate pick_up (transaction.where, passenger.pick-up, capacity.no-space)."""
     partner = partner_or_fail(state, pid, base_ok=False)
     if state["passenger_at"][passenger] != partner:
-        violate("passenger.pick-up", T("Passenger {passenger} is not waiting here.", passenger=passenger))
+        violate("passenger.pick-up", T("{passenger} is not waiting here.", passenger=item_name(passenger)))
     p = player(state, pid)
     if holds_used(p) + 1 > holds(p):
         violate("capacity.no-space", T("You have no free hold for a passenger."))
@@ -186,8 +186,8 @@ def check_drop_off(state: dict, pid: str, passenger: str) -> None:
     """Validate drop_off (transaction.where, passenger.drop-off)."""
     partner = partner_or_fail(state, pid, base_ok=False)
     if passenger not in player(state, pid)["cargo"] or data.PASSENGERS[passenger]["destination"] != partner:
-        violate("passenger.drop-off", T("You carry no passenger {passenger} bound for this culture.",
-                                        passenger=passenger))
+        violate("passenger.drop-off", T("You do not carry {passenger} to this culture.",
+                                        passenger=item_name(passenger)))
 
 
 def carried_items(p: dict) -> list[str]:
@@ -201,9 +201,9 @@ def carried_items(p: dict) -> list[str]:
 def check_jettison(state: dict, pid: str, item: str) -> None:
     """Validate jettison (capacity.free-space)."""
     if item not in data.CARGO_TOKENS + data.PASSENGER_ORDER + data.EQUIPMENT_ORDER:
-        violate("turn.payload", T("{item} is not an item.", item=item))
+        violate("turn.payload", T("There is no such item."))
     if item not in carried_items(player(state, pid)):
-        violate("capacity.free-space", T("You carry no {item} to jettison.", item=item))
+        violate("capacity.free-space", T("You carry no {item} to jettison.", item=item_name(item)))
 
 
 def _buy_candidates(state: dict, pid: str) -> list[dict]:
