@@ -3,6 +3,7 @@ scores best on the game's evaluation (one ply: the seat's own turn, nobody else'
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 
 from .evaluation import advantage
 from .information import InformationSet, SimRng, canonical
@@ -40,8 +41,15 @@ def rank(info: InformationSet, rng: SimRng, should_stop=None) -> list:
     """[(value, command)] for every legal command tried on one determinization (the same simulated dice
     for each), best first; equal values in a seeded random order. When `should_stop()` turns true the
     commands tried so far are ranked (at least one is always tried)."""
+    return ranked_on_sample(info, rng, should_stop)[1]
+
+
+def ranked_on_sample(info: InformationSet, rng: SimRng, should_stop=None) -> tuple:
+    """(the determinization's value for the seat before any command, `rank`'s list on it)."""
     game, me = info.game, info.player
-    sampled = json.dumps(info.sample(rng))
+    sample = info.sample(rng)
+    now = outcome_value(game, sample, me)
+    sampled = json.dumps(sample)
     dice = rng.randint(0, 2 ** 31)
     scored = []
     for command in info.legal:
@@ -51,13 +59,31 @@ def rank(info: InformationSet, rng: SimRng, should_stop=None) -> list:
         if after is not None:
             scored.append((best_value(game, after, me, dice, FOLLOW_UPS), rng.random(), command))
     scored.sort(key=lambda t: (t[0], t[1]), reverse=True)
-    return [(value, command) for value, _tie, command in scored]
+    return now, [(value, command) for value, _tie, command in scored]
+
+
+@dataclass(frozen=True)
+class Advice:
+    """The greedy bot's choice for a seat and why, on the determinization it judged by: `now` and `after` are
+    (won 1 / unfinished 0 / lost -1, the seat's lead over the best other seat) before and after the command
+    (None when it was the only legal one: nothing was weighed)."""
+
+    command: dict
+    now: tuple | None = None
+    after: tuple | None = None
+
+
+def advise(info: InformationSet, seed: int, should_stop=None) -> Advice:
+    """The command `choose` sends for this seed, with the values it was chosen by."""
+    rng = SimRng(seed)
+    if len(info.legal) == 1:
+        return Advice(info.legal[0])
+    now, ranked = ranked_on_sample(info, rng, should_stop)
+    if not ranked:
+        return Advice(rng.choice(info.legal))
+    return Advice(ranked[0][1], now, ranked[0][0])
 
 
 def choose(info: InformationSet, seed: int, should_stop=None) -> dict:
     """The best command by `rank` (ties broken at random, seeded)."""
-    rng = SimRng(seed)
-    if len(info.legal) == 1:
-        return info.legal[0]
-    ranked = rank(info, rng, should_stop)
-    return ranked[0][1] if ranked else rng.choice(info.legal)
+    return advise(info, seed, should_stop).command

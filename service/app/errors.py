@@ -55,6 +55,12 @@ class Forbidden(AppError):
     default_code = "forbidden"
 
 
+class SuggestionsOff(AppError):
+    """Move suggestions are for learning against bots: this match seats another person."""
+
+    default_code = "suggestions_off"
+
+
 class NotFound(AppError):
     """No such match, user or dispute."""
 

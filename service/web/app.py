@@ -33,6 +33,7 @@ def create_app(settings=None, wiring=None) -> Flask:
     from service.web import account_pages, i18n, pages, ratelimit, rules_page
     from service import bootstrap as wiring_mod
     from service.web.api import concede, docs, games, health, history, mail as mail_api, matches, metrics, stream, users
+    from service.web.api import suggestions
 
     app = Flask(__name__)
     app.json = OrjsonProvider(app)
@@ -45,7 +46,7 @@ def create_app(settings=None, wiring=None) -> Flask:
     i18n.install(app)  # before the blueprints: their templates use gettext
     app.add_template_global(say, "game_words")  # a game's Text (a reason, a label) in the page's language
     for bp in (health.bp, metrics.bp, users.bp, games.bp, docs.bp, matches.bp, history.bp, stream.bp, pages.bp,
-               account_pages.bp, mail_api.bp, concede.bp, rules_page.bp):
+               account_pages.bp, mail_api.bp, concede.bp, rules_page.bp, suggestions.bp):
         app.register_blueprint(bp)
     if w.settings.trusted_proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=w.settings.trusted_proxies)

@@ -10,9 +10,11 @@ from service.web.boards import render_board
 from service.web.deadline_view import hours_text, turn_deadlines
 from service.web.i18n import choose_language
 from service.web.match_log import LOG_LIMIT, chat_messages, latest, log_by_round, log_entries
+from service.app.errors import AppError
 from service.app.matches import legal_for, seat_commands
 from service.app.rules_upgrade import proposal_shown
 from service.app.standings import standings
+from service.app.suggestions import check_may_ask
 
 LIVE_PARTS = ("status", "players", "actions", "log", "disputes", "chat", "result")
 
@@ -36,13 +38,22 @@ def live_sections(w, match, viewer, csrf: str = "") -> dict:
     ctx = {"match": match, "viewer": viewer, "names": names, "csrf": csrf, "active": active, "groups": groups,
            "log": log, "rounds": rounds, "quotes": quotes,
            "disputes": list(match.disputes.values()), "header": header(match, viewer, active, legal),
-           "rules_vote": rules_vote(match, names),
+           "rules_vote": rules_vote(match, names), "suggest": suggestable(match, viewer),
            "chat": chat_messages(match, names), "standings": final_standings(match, view, names),
            "deadlines": turn_deadlines(w, match, active), "deadline_text": hours_text(match.turn_deadline_hours or 0)}
     board = render_board(match.game, view, viewer, names, acts)
     html = {key: Markup(render_template(f"parts/{key}.html", **ctx)) for key in LIVE_PARTS}
     html["board"] = board
     return {"html": html, "names": names, "active": active}
+
+
+def suggestable(match, viewer) -> bool:
+    """Whether the viewer may be suggested a move now (GET /api/matches/<id>/suggestion would answer it)."""
+    try:
+        check_may_ask(match, viewer)
+    except AppError:
+        return False
+    return True
 
 
 def rules_vote(match, names: dict) -> dict | None:

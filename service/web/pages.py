@@ -509,6 +509,7 @@ ACTIONS = {
     "rematch": ("/api/matches/{id}/rematch", "POST"),
     "concede": ("/api/matches/{id}/concede", "POST"),
     "seen": ("/api/matches/{id}/seen", "POST"),
+    "suggestion": ("/api/matches/{id}/suggestion", "GET"),
 }
 
 

@@ -214,6 +214,7 @@ RULES = (
     ("history.decline_rules_proposal", "command_rate_limit", "commands", "user"),
     ("matches.chat", "chat_rate_limit", "chat", "user"),
     ("concede.concede", "command_rate_limit", "commands", "user"),
+    ("suggestions.suggestion", "command_rate_limit", "commands", "user"),  # each runs a bot's search
     # every path that mails a link: one budget per mailbox (whichever path and account asks), one per account (the
     # API and the account page alike) or, to sign in, per client address
     ("mail_api.put_email", "email_rate_limit", "mail-account", "account"),

@@ -197,12 +197,83 @@
       });
     }
     if (ev.target.id === "rematch") { rematch(ev.target); }
+    if (ev.target.closest("[data-suggest]")) { suggest(ev.target.closest("[data-suggest]")); return; }
     if (ev.target.id === "replay-live" || ev.target.closest("[data-back-to-live]")) { showLive(); return; }
     var seekTo = ev.target.closest("[data-seek]");
     var entry = ev.target.closest("li[data-event-version]");
     if (seekTo || (entry && !ev.target.closest("button, a, time, summary, details"))) {
       seek(parseInt((seekTo || entry).dataset.seek || entry.dataset.eventVersion, 10));
     }
+  });
+
+  // -- learning by playing: the move the greedy bot would make, its reason, and its button highlighted --------
+  function canonical(value) {  // a command as text with sorted keys, however its JSON was spaced
+    if (Array.isArray(value)) { return "[" + value.map(canonical).join(",") + "]"; }
+    if (value && typeof value === "object") {
+      return "{" + Object.keys(value).sort().map(function (k) { return JSON.stringify(k) + ":" + canonical(value[k]); }).join(",") + "}";
+    }
+    return JSON.stringify(value);
+  }
+  function commandKey(cmd) { return canonical({type: cmd.type, payload: cmd.payload || {}}); }
+
+  function suggest(btn) {
+    btn.disabled = true;
+    fetch("/matches/" + encodeURIComponent(matchId) + "/act/suggestion", {
+      method: "POST", credentials: "same-origin",
+      headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf}, body: "{}"
+    }).then(function (r) {
+      return r.json().catch(function () { return {}; }).then(function (data) {
+        if (!r.ok) { say(errorText(data), "error"); return; }
+        showSuggestion(data);
+      });
+    }).catch(function () { say(t("The server could not be reached."), "error"); })
+      .then(function () {
+        btn.disabled = false;
+        if (document.body.contains(btn) && (document.activeElement === document.body || !document.activeElement)) { btn.focus(); }
+      });
+  }
+
+  function showSuggestion(data) {
+    var box = document.getElementById("suggestion");
+    if (!box) { return; }
+    box.querySelector("[data-suggestion-text]").textContent = data.text;
+    box.querySelector("[data-suggestion-why]").textContent = data.why;
+    box.dataset.version = String(data.version);
+    box.hidden = false;
+    markSuggested(data.command);
+  }
+
+  function clearSuggested() {
+    document.querySelectorAll(".suggested, .place-suggested").forEach(function (el) {
+      el.classList.remove("suggested", "place-suggested");
+    });
+  }
+
+  function markSuggested(cmd) {
+    clearSuggested();
+    var key = commandKey(cmd);
+    var found = Array.prototype.filter.call(document.querySelectorAll("#section-actions [data-command]"), function (b) {
+      return commandKey(JSON.parse(b.dataset.command)) === key;
+    })[0];
+    if (!found) { return; }
+    if (found.hidden || found.closest("details[hidden]")) {  // the board's place filter hides it: show every action
+      var all = document.querySelector("[data-show-all-actions]");
+      if (all) { all.click(); }
+    }
+    var group = found.closest("details");
+    if (group) { group.open = true; }
+    found.classList.add("suggested");
+    if (found.dataset.place) {
+      var place = document.querySelector('#board [data-choice="' + CSS.escape(found.dataset.place) + '"]');
+      if (place) { place.classList.add("place-suggested"); }
+    }
+    found.scrollIntoView({block: "nearest"});
+  }
+
+  // a suggestion is for the version it was made at: the next move makes it stale
+  document.addEventListener("turnstream:updated", function (ev) {
+    var box = document.getElementById("suggestion");
+    if (box && !box.hidden && box.dataset.version !== String(ev.detail.version)) { box.hidden = true; clearSuggested(); }
   });
 
   // -- a move that gives something up asks first, in the page (not a browser dialog) -----------------
