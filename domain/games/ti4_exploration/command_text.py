@@ -65,6 +65,11 @@ def title(component_id) -> Text:
     return printed(" ".join(w.upper() if w in _ROMAN else w.capitalize() for w in words if w))
 
 
+def lot_item(item) -> Text:
+    """A tradeable item in words (`trade_goods` -> trade goods, `cultural` -> a cultural fragment in Russian)."""
+    return printed(str(item).replace("_", " "), "lot")
+
+
 def counted(n, word: str) -> Text:
     """`1 ship`, `2 ships` (commodity -> commodities); a word without a known plural: `2 Kalethes`."""
     if word in COUNTED:

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from domain.engine.text import T
 
+from .command_text import lot_item, title
+
 from . import board, flow
 from .board import MAW, NANO_FORGE
 from .data import CONST, PLANET_DECKS, TECHNOLOGIES
@@ -23,11 +25,11 @@ def check_purge(state: dict, player: str, payload: dict) -> None:
     if kind not in PLANET_DECKS:
         fail("relics.purge-three", T("Choose cultural, industrial or hazardous fragments to purge."))
     if unknown < 0 or len(frags[kind]) < need - unknown or len(frags["unknown"]) < unknown:
-        fail("relics.purge-three", T("You need {need} {kind} fragments (unknown ones count) in front of you.",
-                                     need=need, kind=kind))
+        fail("relics.purge-three", T("You need {need} fragments of the kind {kind} (unknown ones count) in front of you.",
+                                     need=need, kind=lot_item(kind)))
     if unknown > CONST["max_unknown_fragments"]:
-        fail("relics.unknown", T("At least 1 of the {need} purged fragments must be a {kind} fragment.", need=need,
-                                 kind=kind))
+        fail("relics.unknown", T("At least 1 of the {need} purged fragments must be of the kind {kind}.", need=need,
+                                 kind=lot_item(kind)))
 
 
 def apply_purge(em, player: str, payload: dict) -> None:
@@ -66,7 +68,7 @@ def check_research(state: dict, player: str, payload: dict) -> None:
     me = state["players"][player]
     if payload["technology"] not in _unowned(state, player):
         fail("tech.research", T("{technology} is not a technology you can still gain.",
-                                technology=payload['technology']))
+                                technology=title(payload['technology'])))
     if me["command_tokens"] < CONST["research_command_tokens"] or me["trade_goods"] < CONST["research_trade_goods"]:
         fail("tech.research", T("Research costs {research_command_tokens} command token and {research_trade_goods} TG.", research_command_tokens=CONST['research_command_tokens'], research_trade_goods=CONST['research_trade_goods']))
 
@@ -94,7 +96,7 @@ def check_device(state: dict, player: str, payload: dict) -> None:
         fail("tech.enigmatic-device", T("You have no Enigmatic Device in your play area."))
     if payload["technology"] not in _unowned(state, player):
         fail("tech.enigmatic-device", T("{technology} is not a technology you can still gain.",
-                                        technology=payload['technology']))
+                                        technology=title(payload['technology'])))
     if me["trade_goods"] < CONST["enigmatic_device_trade_goods"]:
         fail("tech.enigmatic-device", T("The Enigmatic Device costs {enigmatic_device_trade_goods} TG.",
                                         enigmatic_device_trade_goods=CONST['enigmatic_device_trade_goods']))
@@ -130,7 +132,7 @@ def check_forge(state: dict, player: str, payload: dict) -> None:
         fail("relics.nano-forge", T("You do not own the Nano-Forge."))
     if payload["planet"] not in _forge_targets(state, player):
         fail("relics.nano-forge", T("The Nano-Forge goes on a non-home planet you control, not {planet}.",
-                                    planet=payload['planet']))
+                                    planet=title(payload['planet'])))
 
 
 def apply_forge(em, player: str, payload: dict) -> None:
@@ -151,7 +153,8 @@ def check_maw(state: dict, player: str, payload: dict) -> None:
     if not board.relic_entry(state, player, MAW):
         fail("relics.maw", T("You do not own the Maw of Worlds."))
     if payload["technology"] not in _unowned(state, player):
-        fail("relics.maw", T("{technology} is not a technology you can still gain.", technology=payload['technology']))
+        fail("relics.maw", T("{technology} is not a technology you can still gain.",
+                             technology=title(payload['technology'])))
 
 
 def apply_maw(em, player: str, payload: dict) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 from domain.table import layout
 from domain.table.glossary import Glossary
 from domain.table.speech import gettext as _, lazy_gettext as _l
-from domain.table.svgkit import e, hit, ink, mine_anchor, place, seat_letter, svg_root, text
+from domain.table.svgkit import e, hit, ink, mine_anchor, place, svg_root, text
 from domain.table.words import said, word as data_word
 
 from . import command_text
@@ -19,15 +19,16 @@ GAME = "ti4-exploration"
 GLOSSARY = Path(__file__).resolve().parent / "text" / "glossary.json"  # its own folder (a frozen copy too)
 TERMS = Glossary(GLOSSARY, f"/games/{GAME}/rules")
 term, svg_term = TERMS.term, TERMS.svg_term
-step_words, title = said(command_text.step_words), said(command_text.title)
+step_words, title, lot_item = said(command_text.step_words), said(command_text.title), said(command_text.lot_item)
 
 HEX = 88
 COLOURS = ["#d64541", "#3a7bd5", "#2e9e5b", "#d4a017"]
 COLOUR_NAMES = ["red", "blue", "green", "yellow"]
-TRAIT_TERM = {"C": "cultural", "H": "hazardous", "I": "industrial"}
 NEUTRAL = "#5b6275"
 BG, INK, MUTED, HEX_FILL = "#0b0e17", "#ffffff", "#c9cfdc", "#1d2333"
-TRAIT_MARK = {"cultural": "C", "hazardous": "H", "industrial": "I"}
+TRAIT_MARK = {"cultural": "✦", "hazardous": "⚠", "industrial": "⚙"}  # symbols, the same in every language
+SEAT_MARK = ["●", "■", "▲", "◆"]  # a seat's shape besides its colour (the legend names the player)
+FRONTIER_MARK, ION_MARK = "⚑", "ϟ"
 PANEL_H = 150
 
 WORDS = {  # words from the game's data the board shows in the page's language (others as they come)
@@ -35,6 +36,16 @@ WORDS = {  # words from the game's data the board shows in the page's language (
     "cultural": _l("cultural"), "industrial": _l("industrial"), "hazardous": _l("hazardous"),
     "frontier": _l("frontier"),
 }
+STEPS = {  # a turn step as the header names it ("now: the movement step")
+    "choose_action": _l("choosing an action"), "movement": _l("the movement step"),
+    "invasion": _l("the invasion step"), "control": _l("gaining control of planets"),
+    "production": _l("the production step"), "after_action": _l("the end of the action"),
+}
+
+
+def seat_mark(seat: int) -> str:
+    """A seat's symbol (0-based seat; the legend and cards say whose it is)."""
+    return SEAT_MARK[seat % len(SEAT_MARK)]
 
 
 def word(key) -> str:
@@ -84,7 +95,7 @@ def _short_planet(pid: str, sid: str) -> str:
 
 
 def _badge(x, y, seat: int, label: str) -> str:
-    """A seat-coloured pill with the seat letter and a count."""
+    """A seat-coloured pill with the seat's symbol and a count."""
     col = COLOURS[seat % len(COLOURS)] if seat >= 0 else NEUTRAL
     w = 12 + 7.5 * len(label)
     return (f'<rect data-mark="" x="{x - w / 2:.1f}" y="{y - 13:.1f}" width="{w:.1f}" height="18" rx="9" fill="{col}" stroke="#000"/>'
@@ -107,9 +118,10 @@ def _system(sid: str, sys_: dict, view: dict, seats: dict, ox: float, oy: float,
         out.append(mine_anchor(cx, cy))
     if sys_.get("frontier_token"):
         out.append(svg_term("frontier", f'<circle data-mark="" cx="{cx - 50:.1f}" cy="{cy - 36:.1f}" r="11" '
-                            f'fill="#6b4fa0" stroke="#d8c8ff"/>' + text(cx - 50, cy - 31.5, "F", 13, "#ffffff", "middle", "bold")))
+                            f'fill="#6b4fa0" stroke="#d8c8ff"/>' + text(cx - 50, cy - 31.5, FRONTIER_MARK, 13, "#ffffff",
+                                                                         "middle", "bold")))
     for i, token in enumerate(_list(sys_.get("wormhole"))):
-        label, key = ("ion", "ion-storm") if token == "ion-storm" else ("γ", "wormhole")
+        label, key = (ION_MARK, "ion-storm") if token == "ion-storm" else ("γ", "wormhole")
         out.append(svg_term(key, f'<circle data-mark="" cx="{cx + 50:.1f}" cy="{cy - 36 + 24 * i:.1f}" r="11" '
                             f'fill="#0f7c8c"/>' + text(cx + 50, cy - 31.5 + 24 * i, label, 12,
                                                        "#ffffff", "middle", "bold")))
@@ -117,7 +129,7 @@ def _system(sid: str, sys_: dict, view: dict, seats: dict, ox: float, oy: float,
     present = sorted(set(ships) | set(forces), key=str)
     for i, pid in enumerate(present):
         x = cx + (i - (len(present) - 1) / 2) * 60
-        label = f"{seat_letter(seats.get(pid, 0))} {ships.get(pid, 0)}/{forces.get(pid, 0)}"
+        label = f"{seat_mark(seats.get(pid, 0))} {ships.get(pid, 0)}/{forces.get(pid, 0)}"
         words = _("%(player)s: %(ships)s ships, %(forces)s ground forces in space", player=pid,
                   ships=ships.get(pid, 0), forces=forces.get(pid, 0))
         out.append(f'<g class="term" data-term="fleet" data-tip="{e(words)}"><title>{e(words)}</title>'
@@ -141,7 +153,7 @@ def _planet(pid: str, sid: str, planet: dict, seats: dict, px: float, py: float)
     name = _("%(planet)s: %(r)s resources, %(i)s influence, controller %(owner)s%(state)s, attachments %(att)s",
              planet=title(pid), r=_num(planet.get("resources")), i=_num(planet.get("influence")),
              owner=controller or _("none"), state=state, att=", ".join(title(a) for a in attachments) or _("none"))
-    owner = f"{seat_letter(seats[controller])} " if controller in seats else ""
+    owner = f"{seat_mark(seats[controller])} " if controller in seats else ""
     body = (hit(px, py) + f'<circle data-mark="" cx="{px:.1f}" cy="{py:.1f}" r="21" fill="{e(col)}" stroke="#e6e9f0" '
             f'stroke-width="2"{dash}/>'
             + text(px, py - 2, f"{_num(planet.get('resources'))}/{_num(planet.get('influence'))}", 12, ink(col),
@@ -156,7 +168,7 @@ def _planet(pid: str, sid: str, planet: dict, seats: dict, px: float, py: float)
     for j, (owner_id, n) in enumerate(sorted(_dict(planet.get("ground_forces")).items(), key=lambda kv: str(kv[0]))):
         words = _("%(player)s: %(n)s ground forces on %(planet)s", player=owner_id, n=n, planet=title(pid))
         out.append(f'<g class="term" data-term="ground-forces" data-tip="{e(words)}"><title>{e(words)}</title>'
-                   f'{_badge(px - 14 + 28 * j, py + 58, seats.get(owner_id, -1), f"{seat_letter(seats.get(owner_id, 0))}{n}")}</g>')
+                   f'{_badge(px - 14 + 28 * j, py + 58, seats.get(owner_id, -1), f"{seat_mark(seats.get(owner_id, 0))}{n}")}</g>')
     return out
 
 
@@ -186,19 +198,20 @@ def _panel(view: dict, viewer, seats: dict) -> str:
                 f"{term('trade-goods')} {_num(p.get('trade_goods'))} · {term('commodities')} "
                 f"{_num(p.get('commodities'))}/{_num(p.get('commodity_value'))} · {term('command-tokens')} "
                 f"{_num(p.get('command_tokens'))}",
-                f"{term('fragments')}: C {_num(frags.get('cultural'))} · I {_num(frags.get('industrial'))} · "
-                f"H {_num(frags.get('hazardous'))} · ? {_num(frags.get('unknown'))}",
+                f"{term('fragments')}: " + " · ".join(f"{TRAIT_MARK.get(k, '?')} {_num(frags.get(k))}" for k in
+                                                     ("cultural", "industrial", "hazardous", "unknown")),
                 f"{term('relics')}: {e(relics)}",
                 f"{term('tech')}: {e(', '.join(title(t) for t in _list(p.get('technologies'))) or _('none'))}"
                 f" · {term('devices')} {len(_list(p.get('devices')))}"]
-        out.append(layout.seat_card(COLOURS[seat % 4], seat_letter(seat), head, rows, playing and pid in active,
+        out.append(layout.seat_card(COLOURS[seat % 4], seat_mark(seat), head, rows, playing and pid in active,
                                     pid == viewer))
     return layout.seat_cards(out)
 
 
 def _status_lines(view: dict) -> list:
     """The header lines: round, turn, step, a pending exploration or proposal, the decks (escaped HTML)."""
-    step = step_words(view.get("step")) if view.get("step") else "-"
+    step = (str(STEPS[view["step"]]) if view.get("step") in STEPS else step_words(view.get("step"))) \
+        if view.get("step") else "-"
     rounds = {"round": view.get("round", "?"), "rounds": view.get("rounds", "?")}
     if view.get("finished"):  # nobody's turn, no step: the round the match ended in
         lines = ["<strong>" + e(_("Round %(round)s of %(rounds)s", **rounds)) + "</strong>"]
@@ -213,13 +226,13 @@ def _status_lines(view: dict) -> list:
         target = title(ex.get("planet")) if ex.get("planet") else \
             _("the frontier in %(system)s", system=title(ex.get("system")))
         card = title(ex.get("card")) if ex.get("card") else \
-            _("choose a deck (%(decks)s)", decks=", ".join(map(str, _list(ex.get("decks")))))
+            _("choose a deck (%(decks)s)", decks=", ".join(word(d) for d in _list(ex.get("decks"))))
         lines.append(e(_("Exploring %(target)s: %(card)s", target=target, card=card)))
     prop = view.get("proposal")
     if isinstance(prop, dict):
         def lot(x):
             x = _dict(x)
-            return f"{x.get('count')} {str(x.get('item')).replace('_', ' ')}" if x else _("nothing")
+            return f"{x.get('count')} × {lot_item(x.get('item'))}" if x else _("nothing")
         lines.append(e(_("Offer %(from)s → %(to)s: gives %(give)s, asks %(ask)s", **{
             "from": prop.get("from"), "to": prop.get("to"), "give": lot(prop.get("give")), "ask": lot(prop.get("receive"))})))
     decks = _dict(view.get("decks"))
@@ -233,12 +246,15 @@ def _legend(seats: dict) -> str:
     """The legend: players' colours, planet marks, units and tokens, every term explained."""
     items = []
     for pid, seat in sorted(seats.items(), key=lambda kv: kv[1]):
-        items.append(layout.swatch(COLOURS[seat % 4], seat_letter(seat), True) + " "
+        items.append(layout.swatch(COLOURS[seat % 4], seat_mark(seat), True) + " "
                      + e(f"{pid} ({word(COLOUR_NAMES[seat % 4])})"))
-    items += [f"<strong>1/2</strong> {term('resources-influence')}", f"<strong>C</strong> {term('cultural')}",
-              f"<strong>H</strong> {term('hazardous')}", f"<strong>I</strong> {term('industrial')}",
-              f"<strong>- -</strong> {term('exhausted')}", f"<strong>A 3/4</strong> {term('fleet')}",
-              f"<strong>A2</strong> {term('ground-forces')}", layout.swatch("#6b4fa0", "F", True) + " " + term("frontier"),
+    mark = SEAT_MARK[0]
+    items += [f"<strong>1/2</strong> {term('resources-influence')}"]
+    items += [f"<strong>{TRAIT_MARK[k]}</strong> {term(k)}" for k in ("cultural", "hazardous", "industrial")]
+    items += [f"<strong>- -</strong> {term('exhausted')}", f"<strong>{mark} 3/4</strong> {term('fleet')}",
+              f"<strong>{mark}2</strong> {term('ground-forces')}",
+              layout.swatch("#6b4fa0", FRONTIER_MARK, True) + " " + term("frontier"),
+              layout.swatch("#0f7c8c", ION_MARK, True) + " " + term("ion-storm"),
               layout.swatch("#0f7c8c", "γ", True) + " " + term("wormhole"),
               layout.swatch("#f0c040", "1") + " " + term("attachment")]
     return layout.legend(_("Legend"), items)

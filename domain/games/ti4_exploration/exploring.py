@@ -1,7 +1,9 @@
 """Exploration commands: choose a deck, resolve a card, Dark Energy Tap, the Crown, and ending the turn (§5.1, §5.6-5.7)."""
 from __future__ import annotations
 
-from domain.engine.text import T
+from domain.engine.text import T, joined
+
+from .command_text import lot_item, option_words, title
 
 from . import board, cards, flow
 from .board import CROWN
@@ -27,7 +29,7 @@ def check_deck(state: dict, player: str, payload: dict) -> None:
     decks = state["exploration"]["decks"]
     if payload["deck"] not in decks:
         fail("73.2c", T("{planet} can only be explored with the {items} deck.",
-                        planet=state['exploration']['planet'], items=' or '.join(decks)))
+                        planet=title(state['exploration']['planet']), items=joined(map(title, decks), T(" or "))))
 
 
 def apply_deck(em, player: str, payload: dict) -> None:
@@ -50,16 +52,16 @@ def check_resolve(state: dict, player: str, payload: dict) -> None:
     option, system = payload["option"], payload.get("system")
     kind = card_type(ex["card"])
     if option not in kind["options"]:
-        fail("73.7", T("{card} offers the options {items}, not {option}.", card=ex['card'],
-               items=', '.join(kind['options']), option=option))
+        fail("73.7", T("{card} offers only these options: {items}.", card=title(ex['card']),
+               items=joined(map(option_words, kind['options']), T(" or "))))
     if not cards.option_holds(state, ex, option):
-        fail("explore.options", T("The option {option} of {card} is not possible right now.", option=option,
-                                  card=ex['card']))
+        fail("explore.options", T("{card}: {option} is not possible right now.", option=option_words(option),
+                                  card=title(ex['card'])))
     if option != "gain" and system is not None:
         fail("explore.options", T("Only Lost Crew takes a system."))
     if option == "gain" and system is not None and system not in cards.lost_crew_targets(state, ex["system"]):
         fail("explore.options", T("{system} must be adjacent, without planets and without a frontier token.",
-                                  system=system))
+                                  system=title(system)))
 
 
 def apply_resolve(em, player: str, payload: dict) -> None:
@@ -91,9 +93,10 @@ def check_crown(state: dict, player: str, payload: dict) -> None:
         fail("relic.crown-explore", T("You need a ready Crown of Emphidia."))
     planet = payload["planet"]
     if planet not in state["planets"] or state["planets"][planet]["controller"] != player:
-        fail("relic.crown-explore", T("The Crown explores a planet you control; {planet} is not yours.", planet=planet))
+        fail("relic.crown-explore", T("The Crown explores a planet you control; {planet} is not yours.",
+                                      planet=title(planet)))
     if not PLANETS[planet]["traits"]:
-        fail("73.2b", T("{planet} has no trait and cannot be explored.", planet=planet))
+        fail("73.2b", T("{planet} has no trait and cannot be explored.", planet=title(planet)))
 
 
 def apply_crown(em, player: str, payload: dict) -> None:

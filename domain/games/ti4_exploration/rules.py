@@ -4,13 +4,14 @@ from __future__ import annotations
 from marshmallow import ValidationError
 
 from domain.engine.errors import RuleViolation
-from domain.engine.text import T
+from domain.engine.text import T, joined
 
 from . import board, components, exploring, tactical, transactions
 from .board import DET
 from .flow import Emitter, advance
 from .handler import fail
 from .schemas import COMMAND_SCHEMAS
+from .words import STEPS
 
 HANDLERS = {**tactical.HANDLERS, **exploring.HANDLERS, **components.HANDLERS, **transactions.HANDLERS}
 ORDER = list(COMMAND_SCHEMAS)
@@ -25,13 +26,17 @@ def active_players(state: dict) -> list:
     return [state["turn_player"]]
 
 
+def _moves(kinds):
+    """Command types as what a player may do, in the words of the page ("activate a system or pass ...")."""
+    return joined([T(STEPS[k][0]) for k in sorted(kinds) if k in STEPS], T(" or "), empty=T("nothing"))
+
+
 def _gate(state: dict, player: str, kind: str) -> None:
     """The rejection order's steps (1)-(5): who may act, pending explorations, Dark Energy Tap, the step."""
     proposal = state["proposal"]
     if proposal and not state["finished"]:
         if player != proposal["to"] or kind not in ("accept_transaction", "decline_transaction"):
-            fail("transaction.response", T("{to} must first accept or decline the pending proposal.",
-                                           to=proposal['to']))
+            fail("transaction.response", T("The player offered a deal must first accept or decline it."))
         return
     if player not in active_players(state):
         fail("flow.not-your-turn", T("It is not your turn."))
@@ -44,26 +49,26 @@ def _gate(state: dict, player: str, kind: str) -> None:
         if kind in ("explore_frontier", "use_crown_of_emphidia"):
             fail("73.2d", T("Resolve the pending exploration card completely before starting another exploration."))
         if kind not in exploring.EXPLORATION_STAGE_COMMANDS[ex["stage"]]:
-            fail("flow.wrong-step", T("An exploration is pending ({stage}); {kind} is not possible now.",
-                                      stage=ex['stage'], kind=kind))
+            fail("flow.wrong-step", T("An exploration is pending; now you may {moves}.",
+                                      moves=_moves(exploring.EXPLORATION_STAGE_COMMANDS[ex["stage"]])))
     if kind == "explore_frontier" and state["step"] == "after_action" and not state["det_due"]:
         fail("tech.dark-energy-tap", T("No frontier exploration is due after this tactical action."))
     if not HANDLERS[kind].when(state, player):
         if kind == "propose_transaction":
             fail("transaction.windows", T("Proposals are allowed only before your action or while a card is revealed."))
-        fail("flow.wrong-step", T("{kind} is not possible in the current step ({step}).", kind=kind,
-                                  step=state['step']))
+        fail("flow.wrong-step", T("That move does not fit this step of the turn; now you may {moves}.",
+                                  moves=_moves(k for k in HANDLERS if HANDLERS[k].when(state, player))))
 
 
 def _load(command: dict) -> tuple:
     """The command type and its payload loaded through the schema."""
     kind = command.get("type") if isinstance(command, dict) else None
     if kind not in COMMAND_SCHEMAS:
-        fail("flow.wrong-step", T("{kind} is not a command of this game.", kind=repr(kind)))
+        fail("flow.wrong-step", T("There is no such move in this game."))
     try:
         payload = COMMAND_SCHEMAS[kind].load(command.get("payload") or {})
     except ValidationError as exc:
-        fail("flow.wrong-step", T("The {kind} payload is malformed: {messages}.", kind=kind, messages=exc.messages))
+        fail("flow.wrong-step", T("The details of that move are not valid for it."))
     return kind, payload
 
 

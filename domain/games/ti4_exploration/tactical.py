@@ -1,7 +1,9 @@
 """Tactical action commands: activate, move, invade, gain control, produce (§5.3)."""
 from __future__ import annotations
 
-from domain.engine.text import T
+from domain.engine.text import T, joined
+
+from .command_text import title
 
 from . import board, flow
 from .data import CONST, SYSTEMS
@@ -28,17 +30,18 @@ def check_activate(state: dict, player: str, payload: dict) -> None:
     """tactical.command-token, tactical.once-per-round, tactical.eligible-system, movement.blockade."""
     system = payload["system"]
     if system not in SYSTEMS:
-        fail("tactical.eligible-system", T("There is no system called {system}.", system=system))
+        fail("tactical.eligible-system", T("There is no such system."))
     if state["players"][player]["command_tokens"] < 1:
         fail("tactical.command-token", T("Activating a system costs a command token and you have none left."))
     if system in state["activated"].get(player, []):
-        fail("tactical.once-per-round", T("You have already activated {system} this round.", system=system))
+        fail("tactical.once-per-round", T("You have already activated {system} this round.", system=title(system)))
     if not _reachable(state, player, system):
         fail("tactical.eligible-system",
              T("{system} is not your home, holds none of your ships and is not next to any ship you can move.",
-               system=system))
+               system=title(system)))
     if board.other_ships(state, system, player):
-        fail("movement.blockade", T("{system} holds another player's ships, so you cannot activate it.", system=system))
+        fail("movement.blockade", T("{system} holds another player's ships, so you cannot activate it.",
+                                    system=title(system)))
 
 
 def apply_activate(em, player: str, payload: dict) -> None:
@@ -65,20 +68,23 @@ def check_move(state: dict, player: str, payload: dict) -> None:
     if src not in SYSTEMS or src == active or src not in board.neighbours(state, active):
         if src in SYSTEMS and (board.has_wormhole(state, src) or board.has_wormhole(state, active)):
             fail("movement.wormholes", T("{src} and {active} are not both wormhole systems, nor are they adjacent.",
-                                         src=src, active=active))
-        fail("movement.adjacent", T("Ships may only move 1 hop into {active} from an adjacent system.", active=active))
+                                         src=title(src), active=title(active)))
+        fail("movement.adjacent", T("Ships may only move 1 hop into {active} from an adjacent system.",
+                                    active=title(active)))
     if src in state["activated"].get(player, []):
-        fail("tactical.once-per-round", T("Your ships in {src} cannot move: you activated it this round.", src=src))
+        fail("tactical.once-per-round", T("Your ships in {src} cannot move: you activated it this round.",
+                                          src=title(src)))
     have_s, have_g = board.ships(state, src, player), board.space_forces(state, src, player)
     if n_ships < 1 or n_ships > have_s:
-        fail("movement.capacity", T("You must move between 1 and {have_s} ships from {src}.", have_s=have_s, src=src))
+        fail("movement.capacity", T("You must move between 1 and {have_s} ships from {src}.", have_s=have_s,
+                                    src=title(src)))
     cap = CONST["ship_capacity"]
     if n_forces < 0 or n_forces > have_g or n_forces > cap * n_ships:
         fail("movement.capacity", T("{n_ships} ships can carry at most {min} ground forces.", n_ships=n_ships,
                                     min=min(have_g, cap * n_ships)))
     if have_g - n_forces > cap * (have_s - n_ships):
         fail("movement.capacity", T("The ground forces left in {src} would exceed the capacity of the ships left.",
-                                    src=src))
+                                    src=title(src)))
 
 
 def apply_move(em, player: str, payload: dict) -> None:
@@ -111,13 +117,14 @@ def check_commit(state: dict, player: str, payload: dict) -> None:
     planet, count = payload["planet"], payload["count"]
     active = state["active_system"]
     if planet not in board.planets_in(state, active):
-        fail("invasion.commit", T("{planet} is not a planet of the active system {active}.", planet=planet,
-                                  active=active))
+        fail("invasion.commit", T("{planet} is not a planet of the active system {active}.", planet=title(planet),
+                                  active=title(active)))
     have = board.space_forces(state, active, player)
     if count < 1 or count > have:
         fail("invasion.commit", T("You can commit between 1 and {have} ground forces.", have=have))
     if board.has_dmz(state, planet):
-        fail("invasion.dmz", T("{planet} is a demilitarized zone: no ground forces may land there.", planet=planet))
+        fail("invasion.dmz", T("{planet} is a demilitarized zone: no ground forces may land there.",
+                               planet=title(planet)))
 
 
 def apply_commit(em, player: str, payload: dict) -> None:
@@ -147,7 +154,7 @@ def check_gain(state: dict, player: str, payload: dict) -> None:
     """73.comment-4: choose one of the planets waiting to be gained."""
     if payload["planet"] not in state["to_gain"]:
         fail("73.comment-4", T("{planet} is not among the planets you are gaining: {to_gain}.",
-                               planet=payload['planet'], to_gain=state['to_gain']))
+                               planet=title(payload['planet']), to_gain=joined(map(title, state['to_gain']))))
 
 
 def apply_gain(em, player: str, payload: dict) -> None:

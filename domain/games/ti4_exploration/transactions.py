@@ -1,7 +1,9 @@
 """Transactions: proposals of one lot for one lot, accepted or declined by the target (§5.12, 73.9b, 73.comment-5)."""
 from __future__ import annotations
 
-from domain.engine.text import T
+from domain.engine.text import N_, T, joined
+
+from .command_text import lot_item
 
 from .board import RELICS
 from .data import CONST
@@ -33,14 +35,15 @@ def _check_lot(state: dict, owner: str, lot, side: str) -> None:
     if item in RELICS or item.startswith("relic"):
         fail("relics.no-trade", T("Relics cannot be traded; only relic fragments can."))
     if item not in ITEMS:
-        fail("transaction.lots", T("{item} cannot be traded; choose one of {items}.", item=item,
-               items=', '.join(ITEMS)))
+        fail("transaction.lots", T("That cannot be traded; choose one of {items}.",
+               items=joined(map(lot_item, ITEMS))))
     if not 1 <= count <= CONST["lot_max_count"]:
         fail("transaction.lots", T("A lot holds 1 to {lot_max_count} of one item.",
                                    lot_max_count=CONST['lot_max_count']))
     if owned(state, owner, item) < count:
-        fail("transaction.lots", T("The {side} lot needs {count} {item} and {owner} has fewer.", side=side,
-                                   count=count, item=item, owner=owner))
+        lot = N_("The lot given needs {count} × {item}, and its owner has fewer.") if side == "give" else \
+            N_("The lot asked for needs {count} × {item}, and its owner has fewer.")
+        fail("transaction.lots", T(lot, count=count, item=lot_item(item)))
 
 
 def check_propose(state: dict, player: str, payload: dict) -> None:
@@ -49,7 +52,7 @@ def check_propose(state: dict, player: str, payload: dict) -> None:
     if to == player or to not in state["players"]:
         fail("transaction.parties", T("Propose a transaction to another player of this match."))
     if to in state["proposals_made"]:
-        fail("transaction.once-per-player", T("You have already made a proposal to {to} this turn.", to=to))
+        fail("transaction.once-per-player", T("You have already made a proposal to that player this turn."))
     if payload.get("give") is None and payload.get("receive") is None:
         fail("transaction.lots", T("A transaction needs something on at least one side."))
     _check_lot(state, player, payload.get("give"), "give")

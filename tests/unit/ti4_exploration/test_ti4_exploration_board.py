@@ -43,7 +43,7 @@ def test_board_shows_controller_attachments_tokens_and_pending_card():
                 "mercenary-outfit#1", planet="kaleth-veil")
     svg = render_board(GAME.view(st, "p2"), "p2")
     _parse(svg)
-    assert "Mercenary Outfit" in svg and "Dyson Sphere" in svg and "#d64541" in svg and ">F<" in svg
+    assert "Mercenary Outfit" in svg and "Dyson Sphere" in svg and "#d64541" in svg and ">⚑<" in svg
 
 
 def test_board_escapes_text():
