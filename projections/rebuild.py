@@ -14,7 +14,7 @@ from projections.leases import LEASE_MS, PAUSE_KEY, Leases
 from projections.ratings import TAG, Ratings
 from projections.shadow import GLOBAL_PATTERN, ShadowKeys, live_of, partition_pattern, shadow
 
-LIVE_GLOBAL = ("ts:idx:*", "ts:inbox:*")  # the global read models (but the user-name index: users own it)
+LIVE_GLOBAL = ("ts:idx:*", "ts:inbox:*")  # the global read models (but the indexes the users own: Keys.owned_by_users)
 # one slot's switch, atomic: KEYS = shadow, live, shadow, live, ... (ARGV[1] of them), then the live keys to delete
 _SWITCH = """
 local n = tonumber(ARGV[1])
@@ -123,7 +123,7 @@ def _live_keys(w) -> set:
     """Every live read-model key a rebuild replaces: rows, checkpoints, indexes, inboxes, ratings."""
     keys, found = w.store.keys, set()
     for pattern in LIVE_GLOBAL:
-        found.update(k for k in w.redis.scan_iter(match=pattern, count=1000) if k != keys.user_names())
+        found.update(k for k in w.redis.scan_iter(match=pattern, count=1000) if not keys.owned_by_users(k))
     checkpoints = [keys.checkpoint(p) for p in range(keys.partitions)]
     pipe = w.redis.pipeline(transaction=False)
     for key in checkpoints:

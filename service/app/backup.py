@@ -1,5 +1,7 @@
-"""Operator backup and restore: every match (events, hashes, commitment and its secret seed) and every user (id,
-name, token digest, webhook; never a raw token) to a directory, and back into an empty or another Redis."""
+"""Operator backup and restore: every match (events, hashes, commitment and its secret seed), every user (id,
+name, token digest, webhook, proven address, notification preferences and mail language; never a raw token) and
+the installation's signing keys (mail links, webhooks of old) to a directory, and back into an empty or another
+Redis: a restored installation serves the same people the same way."""
 from __future__ import annotations
 
 import hashlib
@@ -16,15 +18,23 @@ from domain.engine.bot_seats import is_bot
 from domain.engine.hashing import LEGACY_FORMAT, SALTED_FORMAT
 
 from service.app.display_names import MAX_LENGTH as MAX_NAME, display_name
+from service.app.errors import Invalid
 from service.app.history import EXPORT_FORMAT, History
 from service.app.ids import id_refusal
+from service.app.installation import WEBHOOK_SECRET_KEY
+from service.app.mail.contacts import DIGEST, DIGEST_READERS, LANGUAGES, check_address, check_preferences, email_key
+from service.app.mail.tokens import KEY as MAIL_SIGNING_KEY
 from service.app.webhook_targets import literal_refusal, parse_allowlist
 from service.store.keys import Keys
 
 BACKUP_KIND = "turnstream-operator-backup/1"
-WARNING = ("OPERATOR BACKUP: holds the secret seed of every running match (future dice and shuffles) and "
-           "every player's token digest. Keep it private; never hand it to a player.")
-USER_FIELDS = ("id", "name", "token_hash", "webhook", "webhook_secret")
+WARNING = ("OPERATOR BACKUP: holds the secret seed of every running match (future dice and shuffles), "
+           "every player's token digest and address, and the keys that sign mailed links. Keep it private; never "
+           "hand it to a player.")
+USER_FIELDS = ("id", "name", "token_hash", "webhook", "webhook_secret", "email", "email_verified", "lang", "notify")
+# the installation's own keys, by their name in installation.json: without them a restore breaks every link mailed
+INSTALLATION_KEYS = {"mail_signing_key": MAIL_SIGNING_KEY, "webhook_secret": WEBHOOK_SECRET_KEY}
+INSTALLATION_KEY = re.compile(r"[\x21-\x7e]{16,256}")
 
 
 class RestoreRefused(Exception):
@@ -52,8 +62,15 @@ def backup_match(history: History, match_id: str) -> dict:
     return doc
 
 
+def backup_installation(w) -> dict:
+    """The installation's signing keys this Redis holds, by name."""
+    values = {name: w.redis.get(key) for name, key in INSTALLATION_KEYS.items()}  # (several slots on a cluster)
+    return {name: value for name, value in values.items() if value}
+
+
 def backup_user(w, user_id: str) -> dict | None:
-    """A user's record: id, name, token digest, webhook and its signing secret (and whether a legacy token key names it)."""
+    """A user's record: id, name, token digest, webhook and its signing secret, address (proven or not), mail
+    language and notification preferences (and whether a legacy token key names it)."""
     rec = w.redis.hgetall(Keys.user(user_id))
     if not rec:
         return None
@@ -79,7 +96,7 @@ def private_directory(directory: Path, say=print) -> None:
     """Make the backup's folder (and matches/) 0700. A folder that held other files before is not the
     backup's own: its mode is left alone, and said (the files in it are 0600 all the same)."""
     import os
-    own = {"matches", "users.json", "manifest.json"}
+    own = {"matches", "users.json", "installation.json", "manifest.json"}
     existed = directory.exists() and any(p.name not in own for p in directory.iterdir())
     directory.mkdir(mode=PRIVATE_DIR, parents=True, exist_ok=True)
     (directory / "matches").mkdir(mode=PRIVATE_DIR, exist_ok=True)
@@ -92,8 +109,8 @@ def private_directory(directory: Path, say=print) -> None:
 
 
 def export_all(w, directory: Path, say=print) -> dict:
-    """Write DIR/users.json, DIR/matches/<id>.json and DIR/manifest.json, each 0600 in a 0700 folder; return the
-    counts."""
+    """Write DIR/users.json, DIR/installation.json, DIR/matches/<id>.json and DIR/manifest.json, each 0600 in a
+    0700 folder; return the counts."""
     directory = Path(directory)
     private_directory(directory, say)
     history = History.from_wiring(w)
@@ -108,7 +125,11 @@ def export_all(w, directory: Path, say=print) -> dict:
     users = [u for u in (backup_user(w, uid) for uid in user_ids(w)) if u]
     write_private(directory / "users.json", json.dumps({"kind": BACKUP_KIND, "warning": WARNING, "users": users},
                                                        ensure_ascii=False, indent=1) + "\n")
+    keys = backup_installation(w)
+    write_private(directory / "installation.json", json.dumps({"kind": BACKUP_KIND, "warning": WARNING,
+                                                               "installation": keys}, indent=1) + "\n")
     manifest = {"kind": BACKUP_KIND, "warning": WARNING, "matches": len(ids), "events": events, "users": len(users),
+                "installation": sorted(keys),
                 "written_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                 "partitions": w.store.keys.partitions}
     write_private(directory / "manifest.json", json.dumps(manifest, indent=1) + "\n")
@@ -129,12 +150,13 @@ SALTED_ERA_FIELDS = ("invited", "rules_version", "rules_digest")
 
 
 def backup_files(paths) -> list:
-    """The JSON files named, a backup directory expanded to its users file then its match files."""
+    """The JSON files named, a backup directory expanded to its installation and users files then its match files."""
     out = []
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            out += [p for p in (path / "users.json",) if p.exists()] + sorted((path / "matches").glob("*.json"))
+            out += [p for p in (path / "installation.json", path / "users.json") if p.exists()]
+            out += sorted((path / "matches").glob("*.json"))
         else:
             out.append(path)
     return out
@@ -290,6 +312,30 @@ def check_user(user) -> list:
         problems.append("the token digest is not a SHA-256 in lowercase hex")
     if user.get("legacy_token_key") and not digest:
         problems.append("a legacy token key without a token digest")
+    return problems + _contact_problems(user)
+
+
+def _contact_problems(user: dict) -> list:
+    """An address, its proof, a mail language and preferences as the API would store them."""
+    problems, email = [], user.get("email")
+    if email is not None:
+        try:
+            if check_address(email) != email:
+                problems.append("the address has spaces at either end")
+        except Invalid:
+            problems.append("the address is not an e-mail address")
+    if user.get("email_verified") not in (None, "", "1") or (user.get("email_verified") and not email):
+        problems.append("email_verified is \"1\" for a proven address, else empty")
+    if user.get("lang") is not None and user.get("lang") not in LANGUAGES:
+        problems.append(f"the mail language is not one of {', '.join(LANGUAGES)}")
+    if user.get("notify") is not None:
+        try:
+            prefs = json.loads(user["notify"]) if isinstance(user["notify"], str) else None
+            if not isinstance(prefs, dict):
+                raise ValueError("not an object")
+            check_preferences(prefs)
+        except (ValueError, Invalid):
+            problems.append("the notification preferences are not ones the API would store")
     return problems
 
 
@@ -311,7 +357,7 @@ def plan_import(w, paths) -> tuple[dict, list]:
     """Read and check every file, then what is already in this Redis: ({"users", "matches"}, problems). Nothing
     is written; any problem refuses the whole import."""
     allow = parse_allowlist(getattr(w.settings, "webhook_allow", "") or "")
-    plan: dict = {"users": [], "matches": []}
+    plan: dict = {"users": [], "matches": [], "installation": {}}
     problems: list = []
     user_src, match_src = {}, {}
     for path in backup_files(paths):
@@ -320,7 +366,11 @@ def plan_import(w, paths) -> tuple[dict, list]:
         except (OSError, ValueError) as exc:
             problems.append(f"{path}: cannot be read as JSON ({exc})")
             continue
-        if isinstance(doc, dict) and "users" in doc and "events" not in doc:
+        if isinstance(doc, dict) and "installation" in doc and "events" not in doc:
+            keys, found = check_installation(doc)
+            problems += [f"{path}: {p}" for p in found]
+            plan["installation"].update(keys)
+        elif isinstance(doc, dict) and "users" in doc and "events" not in doc:
             records, found = check_users(doc, allow)
             problems += [f"{path}: {p}" for p in found]
             for user in records:
@@ -345,8 +395,27 @@ def plan_import(w, paths) -> tuple[dict, list]:
                 problems.append(f"{user_src[user['id']]}: user {user['id']!r} has the token digest of user "
                                 f"{digests[user['token_hash']]!r}")
             digests.setdefault(user["token_hash"], user["id"])
+    proven: dict = {}
+    for user in plan["users"]:
+        if user.get("email_verified"):
+            address = user["email"].casefold()
+            if address in proven:
+                problems.append(f"{user_src[user['id']]}: user {user['id']!r} proved the address of user "
+                                f"{proven[address]!r}")
+            proven.setdefault(address, user["id"])
     problems += _already_here(w, plan, user_src, match_src)
     return plan, problems
+
+
+def check_installation(doc) -> tuple[dict, list]:
+    """(the installation keys to restore, [one line per problem]) of an installation file."""
+    keys = doc.get("installation") if isinstance(doc, dict) and doc.get("kind") == BACKUP_KIND else None
+    if not isinstance(keys, dict):
+        return {}, ["not an installation file of an operator backup"]
+    problems = [f"unknown installation key {name!r}" for name in keys if name not in INSTALLATION_KEYS]
+    problems += [f"the {name} is not 16-256 printable ASCII characters" for name, value in keys.items()
+                 if name in INSTALLATION_KEYS and not (isinstance(value, str) and INSTALLATION_KEY.fullmatch(value))]
+    return ({} if problems else dict(keys)), problems
 
 
 def _already_here(w, plan: dict, user_src: dict, match_src: dict) -> list:
@@ -356,16 +425,21 @@ def _already_here(w, plan: dict, user_src: dict, match_src: dict) -> list:
     if not users and not matches:
         return []
     pipe = w.redis.pipeline(transaction=False)
+    proven = [u for u in users if u.get("email_verified")]
     for user in users:
         pipe.exists(Keys.user(user["id"]))
     for user in legacy:
         pipe.exists(Keys.token(user["token_hash"]))
+    for user in proven:
+        pipe.exists(email_key(user["email"]))
     for match in matches:
         pipe.exists(w.store.keys.meta(match["match"]), w.store.keys.stream(match["match"]))
     found = iter(pipe.execute())
     problems = [f"{user_src[u['id']]}: user {u['id']}: already exists here" for u in users if next(found)]
     problems += [f"{user_src[u['id']]}: user {u['id']}: its legacy token key is already in use here"
                  for u in legacy if next(found)]
+    problems += [f"{user_src[u['id']]}: user {u['id']}: its proven address is another player's here"
+                 for u in proven if next(found)]
     problems += [f"{match_src[m['match']]}: a match with this id already exists here" for m in matches if next(found)]
     return problems
 
@@ -388,7 +462,20 @@ def restore_user(w, user: dict) -> None:
     pipe.zadd(Keys.user_names(), {name_entry(user["name"], user["id"]): 0})
     if user.get("legacy_token_key") and user.get("token_hash"):
         pipe.set(Keys.token(user["token_hash"]), user["id"])
+    if user.get("email_verified"):
+        pipe.set(email_key(user["email"]), user["id"])  # the address signs this player in by e-mail again
+    if user.get("notify") and json.loads(user["notify"]).get("your_move") == DIGEST:
+        pipe.sadd(DIGEST_READERS, user["id"])
     pipe.execute()
+
+
+def restore_installation(w, keys: dict) -> list:
+    """Write the installation's signing keys (the links mailed before the backup work again); the names of those
+    that replaced a different key this Redis held (the links it mailed itself stop working)."""
+    held = {name: w.redis.get(INSTALLATION_KEYS[name]) for name in keys}
+    for name, value in keys.items():
+        w.redis.set(INSTALLATION_KEYS[name], value)
+    return [name for name, value in keys.items() if held.get(name) not in (None, value)]
 
 
 def import_files(w, paths, say=print) -> dict:
@@ -402,6 +489,10 @@ def import_files(w, paths, say=print) -> dict:
         counts["refused"] = problems
         say(f"  nothing restored: {len(problems)} problem{'s' if len(problems) != 1 else ''} found")
         return counts
+    replaced = restore_installation(w, plan["installation"])
+    if plan["installation"]:
+        say(f"  installation keys restored: {', '.join(sorted(plan['installation']))}"
+            + (f" (replacing this Redis's own {', '.join(replaced)}: links it mailed stop working)" if replaced else ""))
     for user in plan["users"]:
         restore_user(w, user)
         counts["users"] += 1

@@ -85,6 +85,22 @@ class Keys:
         return "ts:idx:user-names"
 
     @staticmethod
+    def verified_email(address: str) -> str:
+        """A proven address -> the one user who proved it (sign-in by e-mail)."""
+        return f"ts:idx:email:{address.casefold()}"
+
+    @staticmethod
+    def digest_readers() -> str:
+        """The players who chose the daily digest."""
+        return "ts:idx:mail-digest"
+
+    @staticmethod
+    def owned_by_users(key: str) -> bool:
+        """True for an index the users' own records make (names, proven addresses, digest readers): not a read
+        model, so a rebuild of the read models keeps it."""
+        return key in ("ts:idx:user-names", "ts:idx:mail-digest") or key.startswith("ts:idx:email:")
+
+    @staticmethod
     def token(token_hash: str) -> str:
         """Token hash -> user id."""
         return f"ts:token:{token_hash}"

@@ -21,12 +21,12 @@ OFF_VALUE = {"your_move": OFF, "deadline_reminder_hours": None, "invitations": F
 _LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
 ADDRESS = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]{1,64}@" + _LABEL + r"(?:\." + _LABEL + r")+")
 MAX_ADDRESS = 254
-DIGEST_READERS = "ts:idx:mail-digest"  # the players who chose the daily digest
+DIGEST_READERS = Keys.digest_readers()  # the players who chose the daily digest
 
 
 def email_key(address: str) -> str:
     """The index entry of a verified address: it names the one user who proved it."""
-    return f"ts:idx:email:{address.casefold()}"
+    return Keys.verified_email(address)
 
 
 def check_address(raw) -> str:
