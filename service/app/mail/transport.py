@@ -74,7 +74,8 @@ class SmtpTransport:
 
 
 class FileTransport:
-    """Writes each mail as <folder>/<time>-<mail id>.eml (no SMTP configured: a newcomer can open them)."""
+    """Writes each mail as <folder>/<time>-<mail id>.eml (no SMTP configured: a newcomer can open them). The mails
+    hold live sign-in links: each file is 0600 in a 0700 folder, readable by the service's user only."""
 
     def __init__(self, folder: str | os.PathLike):
         self.folder = Path(folder)
@@ -83,11 +84,15 @@ class FileTransport:
         """Write one message (atomically: a reader never sees half a file)."""
         import time
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
+            self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            os.chmod(self.folder, 0o700)  # also a folder an older version made 0755
             ident = "".join(c for c in (message.get("X-Turnstream-Mail-Id") or "mail") if c.isalnum() or c in "-_.")
             path = self.folder / f"{time.strftime('%Y%m%d-%H%M%S')}-{ident[:80]}.eml"
             tmp = path.with_suffix(".tmp")
-            tmp.write_bytes(message.as_bytes())
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with open(fd, "wb") as fh:
+                os.fchmod(fh.fileno(), 0o600)  # whatever the umask, and over a stale file
+                fh.write(message.as_bytes())
             os.replace(tmp, path)
         except OSError as exc:
             raise MailNotSent(f"cannot write {self.folder}: {exc}") from None
