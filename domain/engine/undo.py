@@ -9,11 +9,14 @@ stand-in's (`platform:concede.conceded`), whose moves they may not take back.
 """
 from __future__ import annotations
 
+import json
+
 from . import platform_events as pe
 from .aggregate import game_event, new_event
 from .commands import game_run_start, same_command
 from .concede import check_not_conceded
 from .errors import RuleViolation
+from .rng import Rng
 from .text import T
 
 FINISHED = "platform:undo.match-finished"
@@ -74,6 +77,43 @@ def takeback_range(match, player: str) -> list:
     if any(reveals_hidden(match.game, match.players, env) for env in command):
         raise RuleViolation(HIDDEN, T("your last move revealed hidden information; only a dispute can revert it"))
     return command
+
+
+def may_take_back(match, player: str) -> bool:
+    """Whether `player` may take their last command back now (the policy above, without its refusal)."""
+    try:
+        takeback_range(match, player)
+    except RuleViolation:
+        return False
+    return True
+
+
+class _Drew(Exception):
+    """A command asked for a random draw."""
+
+
+class _NoDraws(Rng):
+    """Randomness that stops a command at its first draw (whether a command draws does not depend on values)."""
+
+    def _next(self, lo: int, hi: int) -> int:
+        raise _Drew()
+
+
+def could_take_back(match, player: str, command: dict) -> bool:
+    """Whether `command`, sent by `player` now, could be taken back right after (until anyone else acts): it would
+    draw no randomness, reveal nothing hidden and not end the match. Decided on a copy; nothing is sent."""
+    import json
+    game = match.game
+    try:
+        events = game.decide(match.game_state, player, command, _NoDraws())
+    except (_Drew, RuleViolation):
+        return False
+    if any(reveals_hidden(game, match.players, {"scope": pe.GAME, **e}) for e in events):
+        return False
+    state = json.loads(json.dumps(match.game_state))
+    for e in events:
+        state = game.evolve(state, e)
+    return game.result(state) is None
 
 
 def decide_takeback(match, player: str) -> list[dict]:

