@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from domain.engine import event
-from domain.engine.text import T
+from domain.engine.text import T, joined, name as printed
 
 from .building import build_candidates, build_events, check_build
 from .common import is_int, require
@@ -17,12 +17,12 @@ def _cost(cmd: str, res: str) -> int:
 def check_bonus_temple(state, player, visit, payload):
     """bonus.temple: 1 stone, a temple below the top."""
     temple = payload.get("temple")
-    require(temple in TEMPLES, "bonus.temple", T("There is no temple called {temple} (sea, forest, mountain).",
-                                                 temple=temple))
+    require(temple in TEMPLES, "bonus.temple", T("There is no such temple; the temples are those of {items}.",
+                                                 items=joined(map(printed, TEMPLES))))
     require(player["resources"]["stone"] >= _cost("bonus_temple", "stone"), "bonus.temple",
             T("The temple bonus costs 1 stone."))
     require(player["temples"][temple] < TEMPLE_TOP, "bonus.temple",
-            T("Your disc on the {temple} temple is already at the top.", temple=temple))
+            T("Your disc on the {temple} temple is already at the top.", temple=printed(temple)))
 
 
 def cand_bonus_temple(state, player, visit):

@@ -5,6 +5,7 @@ from domain.engine import event
 from domain.engine.text import T
 
 from .city import parse, placement_cells, neighbours
+from .command_text import tile_name
 from .common import require
 from .data import BUILDINGS, building, tile_kind_name
 from .effects import effect_gains, tracks_of
@@ -25,12 +26,12 @@ def check_build(state: dict, player: dict, payload: dict) -> None:
             T("Tiles are never rotated; a build takes no rotation."))
     tile, as_farm, cell = payload.get("tile"), payload.get("as_farm"), payload.get("cell")
     require(tile in state["market"] and tile is not None, "build.from-market",
-            T("The tile {tile} is not face up in the market.", tile=tile))
+            T("The tile {tile} is not face up in the market.", tile=tile_name(tile)))
     require(isinstance(as_farm, bool), "farm.instead", T("Say whether the tile is built as a farm (true or false)."))
     cost = cost_of(tile, as_farm)
     res = player["resources"]
     require(res["wisdom"] >= cost["wisdom"] and res["stone"] >= cost["stone"], "build.pay-cost",
-            T("The tile {tile} costs {wisdom} wisdom and {stone} stone; you cannot pay it.", tile=tile,
+            T("The tile {tile} costs {wisdom} wisdom and {stone} stone; you cannot pay it.", tile=tile_name(tile),
               wisdom=cost['wisdom'], stone=cost['stone']))
     require(cell is not None, "placement.must-place", T("A bought tile must be placed at once: name its cell."))
     require(parse(cell) is not None, "placement.in-grid", T("Cell {cell} is not on your city grid (A1-E5).", cell=cell))

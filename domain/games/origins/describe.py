@@ -65,7 +65,7 @@ def _bought(d, who, name) -> Text:
 def _zodiac(d, who, name) -> Text:
     if d.get("card"):
         return T("{player} took the {card} card from the {temple} zodiac deck.", player=who,
-                 card=printed(d["card"]), temple=printed(d.get("temple")))
+                 card=words(d["card"]), temple=printed(d.get("temple")))
     return T("{player} took a card from the {temple} zodiac deck.", player=who, temple=printed(d.get("temple")))
 
 

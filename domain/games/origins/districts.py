@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 from domain.engine import event
-from domain.engine.text import T
+from domain.engine.text import T, joined
 
 from .city import ANCHORS, block, closed_cells, is_building
+from .command_text import district_card_name
 from .common import citizen_die, next_player, require
 from .data import BUILDINGS, DISTRICT_CARDS, DISTRICTS
 from .effects import effect_gains, tracks_of
@@ -32,7 +33,7 @@ def check_close(state: dict, player: dict, payload: dict) -> None:
     eligible = eligible_cards(state, {city[c]["kind"] for c in cells})
     if eligible:
         require(card in eligible, "district.gold-card",
-                T("Name one district card this block fulfils: {items}.", items=', '.join(eligible)))
+                T("Name one district card this block fulfils: {items}.", items=joined(map(district_card_name, eligible))))
     else:
         require(card is None, "district.gold-card", T("No face-up card with gold matches this block; name none."))
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from domain.table import layout
 from domain.table.glossary import Glossary
 from domain.table.speech import gettext as _, lazy_gettext as _l
-from domain.table.svgkit import block, e, ink, place, seat_letter, text
+from domain.table.svgkit import block, e, ink, place, text
 from domain.table.words import said, word as data_word
 
 from . import command_text
@@ -22,8 +22,10 @@ district_card_name, tile_name, words = (said(command_text.district_card_name), s
                                         said(command_text.words))
 FILL = {"blue": "#3b6fd6", "orange": "#e8892b", "purple": "#8a4fc4", "red": "#d23c3c", "yellow": "#e6c229",
         "grey": "#9a9a9a", "farm": "#7fae55"}
-LETTER = {"blue": "b", "orange": "o", "purple": "p", "red": "r", "yellow": "y", "grey": "g", "farm": "f"}
+# a colour's symbol besides the colour itself, the same in every language (the legend names them)
+LETTER = {"blue": "✚", "orange": "✖", "purple": "✱", "red": "♥", "yellow": "★", "grey": "▬", "farm": "♣"}
 PLAYER_MARK = ["#111111", "#f5f5f5", "#1f9e89", "#c2185b"]
+SEAT_MARK = ["●", "■", "▲", "◆"]  # a seat's shape on its marker (its name is the marker's tooltip)
 BONUS = {"bt_temple": "bonus: temple +1", "bt_build": "bonus: build", "bt_war": "bonus: war",
          "bt_orator": "bonus: orator die", "bt_resource": "bonus: resource"}
 CELL = 56
@@ -51,7 +53,7 @@ def _rect(x, y, w, h, fill, stroke="#444", rx=3, extra=""):
 
 
 def _die(x, y, die, size=34, used=False):
-    """A die: its colour, value and colour letter (colour is never the only cue); None is an empty stand."""
+    """A die: its colour, value and colour symbol (colour is never the only cue); None is an empty stand."""
     if not isinstance(die, dict):
         return _rect(x, y, size, size, "#ffffff", stroke="#888", extra='stroke-dasharray="3 2"')
     fill = FILL.get(die.get("colour"), "#cccccc")
@@ -134,10 +136,10 @@ def _market(view) -> str:
 
 
 def _marker(x, y, k, pid, r=8):
-    """A player's marker: seat colour and letter, their name as its tooltip."""
+    """A player's marker: seat colour and shape, their name as its tooltip."""
     col = PLAYER_MARK[k % len(PLAYER_MARK)]
     return (f'<g><title>{e(pid)}</title><circle data-mark="" cx="{x}" cy="{y}" r="{r}" fill="{col}" stroke="#333"/>'
-            + text(x, y + 4.5, seat_letter(k), 12, ink(col), "middle", "bold") + "</g>")
+            + text(x, y + 4.5, SEAT_MARK[k % len(SEAT_MARK)], 12, ink(col), "middle", "bold") + "</g>")
 
 
 def _track(key: str, n: int, values: list, seats: list, hot=()) -> str:
@@ -236,7 +238,7 @@ def _panel(view, pid, k, names, viewer) -> str:
     res = p.get("resources") or {}
     zc = p.get("zodiac_count") or {}
     zodiac = p.get("zodiac")
-    ztext = ", ".join(str(z.get("card")) for z in zodiac if isinstance(z, dict)) if isinstance(zodiac, list) else \
+    ztext = ", ".join(words(z.get("card")) for z in zodiac if isinstance(z, dict)) if isinstance(zodiac, list) else \
         " ".join(f"{word(t)} {n}" for t, n in zc.items())
     free = p.get("free_stands", 0) if isinstance(p.get("free_stands"), int) else 0
     rows = [f"{term('stone')} {e(res.get('stone', 0))} · {term('food')} {e(res.get('food', 0))} · "
@@ -256,12 +258,12 @@ def _panel(view, pid, k, names, viewer) -> str:
 
 
 def _marker_swatch(k: int) -> str:
-    """A player's marker colour and seat letter, as in the tracks."""
-    return layout.swatch(PLAYER_MARK[k % len(PLAYER_MARK)], seat_letter(k), True)
+    """A player's marker colour and seat shape, as in the tracks."""
+    return layout.swatch(PLAYER_MARK[k % len(PLAYER_MARK)], SEAT_MARK[k % len(SEAT_MARK)], True)
 
 
 def _legend() -> str:
-    """The legend of the colours and their letters."""
+    """The legend of the colours and their symbols."""
     items = [layout.swatch(FILL[c], letter) + " " + e(word(c)) for c, letter in LETTER.items()]
     return layout.legend(_("Colours"), items)
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from domain.engine import event
-from domain.engine.text import T
+from domain.engine.text import T, joined, name as printed
 
 from .building import build_candidates, build_events, check_build
 from .common import citizen_die, free_stands, is_int, require, roll_die
@@ -14,10 +14,10 @@ from .data import CITIZEN_COSTS, DATA, DICE, RESOURCES, TEMPLE_TOP, TEMPLES, WAR
 def check_advance_temple(state, player, visit, payload):
     """temple.top and temple.advance-two."""
     temple = payload.get("temple")
-    require(temple in TEMPLES, "temple.advance-two", T("There is no temple called {temple} (sea, forest, mountain).",
-                                                       temple=temple))
+    require(temple in TEMPLES, "temple.advance-two", T("There is no such temple; the temples are those of {items}.",
+                                                       items=joined(map(printed, TEMPLES))))
     require(player["temples"][temple] < TEMPLE_TOP, "temple.top",
-            T("Your disc on the {temple} temple is already at the top.", temple=temple))
+            T("Your disc on the {temple} temple is already at the top.", temple=printed(temple)))
     require(player["resources"]["stone"] >= DATA["temple_advance"]["stone"], "temple.advance-two",
             T("Advancing on a temple costs 1 stone."))
 

@@ -36,7 +36,7 @@ def decide(state: dict, player: str, command: dict, rng) -> list:
         return end_visit_events(state, player)
     if ctype in MAIN_ACTIONS or ctype in BONUS_ACTIONS:
         return action_events(state, player, ctype, payload, rng)
-    raise RuleViolation("round.turn-order", T("Unknown command {ctype}.", ctype=ctype))
+    raise RuleViolation("round.turn-order", T("There is no such move."))
 
 
 def _visit_commands(state: dict, pid: str) -> list:

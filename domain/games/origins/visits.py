@@ -7,6 +7,7 @@ from domain.engine import RuleViolation, event
 from domain.engine.text import T
 
 from .bonuses import BONUS_ACTIONS
+from .command_text import words
 from .common import ARCHON, citizen_die, free_stands, next_player, next_dial, orator_die, require
 from .data import BONUS_TOKEN, DICE, MAIN_SITE, SITES
 from .evolve import apply_visit_to_player, visit_record
@@ -72,16 +73,15 @@ def visit_event(state: dict, pid: str, payload: dict) -> dict:
     """Check a visit (visit.worker, visit.dial-cost, visit.main-possible) and return site_visited."""
     player = state["players"][pid]
     worker, site = payload.get("worker"), payload.get("site")
-    require(isinstance(site, str) and site in SITES, "visit.main-possible", T("There is no site called {site}.",
-                                                                              site=site))
+    require(isinstance(site, str) and site in SITES, "visit.main-possible", T("There is no such site."))
     found = _worker(player, worker)
-    require(found is not None, "visit.worker", T("Worker {worker} is not a ready worker of yours.", worker=worker))
+    require(found is not None, "visit.worker", T("That worker is not a ready worker of yours."))
     kind, colour, value = found
     dial = state["sites"][site]["dial"]
     paid = 0 if kind == "archon" else max(0, dial - value)
     require(player["resources"]["wisdom"] >= paid, "visit.dial-cost",
-            T("The {site} dial shows {dial}: you need {paid} wisdom to visit with a {value}.", site=site, dial=dial,
-              paid=paid, value=value))
+            T("The {site} dial shows {dial}: you need {paid} wisdom to visit with a {value}.", site=words(site),
+              dial=dial, paid=paid, value=value))
     ev = event("site_visited", player=pid, site=site, worker=worker, wisdom_paid=paid, dial_from=dial,
                dial_to=next_dial(dial),
                die_value_to=min(DICE["max_value"], value + 1) if kind == "citizen" else None,
@@ -93,7 +93,7 @@ def visit_event(state: dict, pid: str, payload: dict) -> dict:
         if site == MAIN_SITE["take_citizen_die"] and free_stands(preview) == 0:
             raise RuleViolation("citizen.needs-free-stand", T("You have no free dice stand for a new citizen die."))
         raise RuleViolation("visit.main-possible", T("You could not do the {site} main action after this visit.",
-                                                     site=site))
+                                                     site=words(site)))
     return ev
 
 
@@ -111,8 +111,7 @@ def action_events(state: dict, pid: str, ctype: str, payload: dict, rng) -> list
     player = state["players"][pid]
     if ctype in MAIN_ACTIONS:
         require(visit is not None and MAIN_SITE[ctype] == visit["site"] and not visit["main_done"],
-                "visit.main-possible", T("The command {ctype} is not the open main action of a visit of yours.",
-                                         ctype=ctype))
+                "visit.main-possible", T("That is not the open main action of a visit of yours."))
         check, _, produce = MAIN_ACTIONS[ctype]
         flag = "main_done"
     else:

@@ -87,7 +87,7 @@ def test_redact_hides_the_drawn_card_from_everyone_else():
         red = GAME.redact(copy.deepcopy(taken), viewer)
         assert red["data"]["card"] is None and red["data"]["temple"] == "sea"
         assert "a card" in GAME.describe(red, str.upper)
-    assert "the aquarius card" in GAME.describe(taken, str.upper) and "P1" in GAME.describe(taken, str.upper)
+    assert "the Aquarius card" in GAME.describe(taken, str.upper) and "P1" in GAME.describe(taken, str.upper)
 
 
 def test_describe_every_event_type_and_odd_events():
