@@ -25,6 +25,7 @@ from service.app.installation import WEBHOOK_SECRET_KEY
 from service.app.mail.contacts import DIGEST, DIGEST_READERS, LANGUAGES, check_address, check_preferences, email_key
 from service.app.mail.tokens import KEY as MAIL_SIGNING_KEY
 from service.app.webhook_targets import literal_refusal, parse_allowlist
+from service.store.archive_codec import ArchiveError
 from service.store.keys import Keys
 
 BACKUP_KIND = "turnstream-operator-backup/1"
@@ -115,9 +116,14 @@ def export_all(w, directory: Path, say=print) -> dict:
     private_directory(directory, say)
     history = History.from_wiring(w)
     ids = match_ids(w)
-    events = 0
+    events, damaged = 0, []
     for n, match_id in enumerate(ids, 1):
-        doc = backup_match(history, match_id)
+        try:
+            doc = backup_match(history, match_id)
+        except ArchiveError as exc:  # one damaged record: said, and the others are still saved
+            damaged.append(match_id)
+            say(f"  {match_id}: NOT in the backup: {exc}")
+            continue
         write_private(directory / "matches" / f"{match_id}.json", json.dumps(doc, ensure_ascii=False) + "\n")
         events += doc["length"]
         if n % 100 == 0 or n == len(ids):
@@ -128,8 +134,8 @@ def export_all(w, directory: Path, say=print) -> dict:
     keys = backup_installation(w)
     write_private(directory / "installation.json", json.dumps({"kind": BACKUP_KIND, "warning": WARNING,
                                                                "installation": keys}, indent=1) + "\n")
-    manifest = {"kind": BACKUP_KIND, "warning": WARNING, "matches": len(ids), "events": events, "users": len(users),
-                "installation": sorted(keys),
+    manifest = {"kind": BACKUP_KIND, "warning": WARNING, "matches": len(ids) - len(damaged), "events": events,
+                "users": len(users), "damaged": damaged, "installation": sorted(keys),
                 "written_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                 "partitions": w.store.keys.partitions}
     write_private(directory / "manifest.json", json.dumps(manifest, indent=1) + "\n")
@@ -143,6 +149,7 @@ def export_all(w, directory: Path, say=print) -> dict:
 # head recomputed by folding its events. A user: the id and name checks of the API, no token for a bot, a token
 # digest and webhook as the service stores them (the webhook target checked as a registration checks it).
 TOKEN_DIGEST = re.compile(r"[0-9a-f]{64}")
+MAX_DEPTH = 64  # arrays and objects in a backup file (the API refuses bodies nesting more than 32)
 WEBHOOK_SECRET = re.compile(r"[\x21-\x7e]{16,128}")  # as PUT /api/users/me/webhook takes one
 # match_created fields written only by versions that salt every chain (format 2): a format-1 stream with one of
 # them had its chain rewritten unsalted (the hash oracle reopened)
@@ -366,6 +373,12 @@ def plan_import(w, paths) -> tuple[dict, list]:
         except (OSError, ValueError) as exc:
             problems.append(f"{path}: cannot be read as JSON ({exc})")
             continue
+        except RecursionError:
+            problems.append(f"{path}: nests arrays and objects more than {MAX_DEPTH} levels deep")
+            continue
+        if nesting(doc) > MAX_DEPTH:
+            problems.append(f"{path}: nests arrays and objects more than {MAX_DEPTH} levels deep")
+            continue
         if isinstance(doc, dict) and "installation" in doc and "events" not in doc:
             keys, found = check_installation(doc)
             problems += [f"{path}: {p}" for p in found]
@@ -405,6 +418,17 @@ def plan_import(w, paths) -> tuple[dict, list]:
             proven.setdefault(address, user["id"])
     problems += _already_here(w, plan, user_src, match_src)
     return plan, problems
+
+
+def nesting(value) -> int:
+    """How deep arrays and objects nest in a JSON value (iteratively: no depth can exhaust the stack)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, depth)
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
 
 
 def check_installation(doc) -> tuple[dict, list]:

@@ -136,6 +136,10 @@ def _export_all(args) -> int:
     manifest = export_all(build(), args.output, say)
     print(f"wrote {args.output}: {manifest['matches']} matches ({manifest['events']} events), "
           f"{manifest['users']} users. It is an OPERATOR BACKUP with secret seeds: keep it private.", file=sys.stderr)
+    if manifest["damaged"]:
+        print(f"turnstream export: {len(manifest['damaged'])} match(es) could not be read and are NOT in the backup: "
+              f"{', '.join(manifest['damaged'])}", file=sys.stderr)
+        return 1
     return 0
 
 

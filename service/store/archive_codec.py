@@ -26,6 +26,8 @@ from domain.engine.rng import derive_draw
 
 FORMAT = 2  # the first byte of a record: 2 = the columns below, zstd with its content checksum (required)
 MAX_DOCUMENT = 64 * 1024 * 1024  # a record's document decompressed (a 5,000-event match: about 2 MB)
+MAX_RATIO = 256  # and at most this many times the record's own size (the service's records: 4-6 times): a small
+# record that claims a large document is a forgery, refused before a byte is decompressed
 FORMATS = (1, 2)  # what this decoder reads: 1 = the same without the checksum (records written before it)
 LEVEL = 19  # zstd level: records are written once, in a worker, and read many times (decoding speed is the same)
 EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
@@ -292,6 +294,9 @@ def _document(record: bytes) -> dict:
         raise ArchiveError("the archive record has lost its checksum")
     if frame.content_size > MAX_DOCUMENT:  # a damaged size field must not make a read allocate gigabytes
         raise ArchiveError(f"the archive record claims {frame.content_size} bytes")
+    if frame.content_size > MAX_RATIO * len(record):
+        raise ArchiveError(f"the archive record claims {frame.content_size} bytes from {len(record)}: more than "
+                           f"{MAX_RATIO} times its size")
     return loads(zstandard.ZstdDecompressor().decompress(record[1:]))
 
 

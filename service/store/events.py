@@ -11,7 +11,7 @@ from redis.exceptions import NoScriptError
 
 from domain.engine.json_codec import compact_json, loads
 
-from service.store.archive_codec import Decoded, bodies, decode
+from service.store.archive_codec import Decoded, decode
 from service.store.keys import Keys
 from service.metrics import count_round_trip
 
@@ -231,14 +231,11 @@ class EventStore:
         return self.archives.put(decode(record)) if record is not None else None
 
     def archived_bodies(self, match_id: str, upto: int) -> tuple[int, list, set] | None:
-        """(the last version, the envelopes of versions 1..upto, prev and hash left out when the record is read for
-        them, the types of the later events) of an archived match, or None when it has no record: a replay's read,
-        which recomputes no chain."""
-        decoded = self.archives.get(match_id)
-        if decoded is not None:
-            return decoded.bodies(upto)
-        record = self.r.execute_command("GET", self.keys.archive(match_id), **RAW)
-        return bodies(record, upto) if record is not None else None
+        """(the last version, the envelopes of versions 1..upto, the types of the later events) of an archived
+        match, or None when it has no record: a replay's read, from the record decoded once and kept for this
+        process (each read decoding it again would cost every replay the whole record)."""
+        decoded = self.archives.get(match_id) or self._archived(match_id)
+        return decoded.bodies(upto) if decoded is not None else None
 
     def archived(self, match_id: str) -> bool:
         """True when the match is archived (known to this process, or said by its meta)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 
 from domain.engine.json_codec import compact_json, loads
-from service.store.archive_codec import Decoded, bodies, decode
+from service.store.archive_codec import Decoded, decode
 from service.store.events import AppendResult, ArchiveCache, ReadResult
 from service.store.keys import Keys
 
@@ -122,11 +122,8 @@ class InMemoryEventStore:
 
     def archived_bodies(self, match_id: str, upto: int) -> tuple[int, list, set] | None:
         """EventStore.archived_bodies."""
-        decoded = self.archives.get(match_id)
-        if decoded is not None:
-            return decoded.bodies(upto)
-        record = self._archives.get(match_id)
-        return bodies(record, upto) if record is not None else None
+        decoded = self._archived(match_id)
+        return decoded.bodies(upto) if decoded is not None else None
 
     def archived(self, match_id: str) -> bool:
         """True when the match is archived."""
