@@ -65,7 +65,7 @@ class Match:
     disputes: dict = field(default_factory=dict)
     invited: list = field(default_factory=list)  # seated players whose consent is still awaited
     rematch: str | None = None  # the id of this finished match's rematch, once asked for
-    rules_proposal: dict | None = None  # the latest rules-upgrade proposal (replaced, never mutated: see _Rollback)
+    rules_proposal: dict | None = None  # the latest rules-upgrade proposal (replaced, never mutated: see _Checkpoint)
     conceded: list = field(default_factory=list)  # players who conceded, in order (concede.py)
     envelopes: list = field(default_factory=list)
     effective: list = field(default_factory=list)  # versions of the effective game events
@@ -81,7 +81,7 @@ class Match:
         for draw in env.get("rng") or ():
             self.draws = max(self.draws, draw[0] + 1)
         if self.timeouts.get(env.get("actor")):
-            self.timeouts = {**self.timeouts, env["actor"]: 0}  # replaced, never mutated: see _Rollback
+            self.timeouts = {**self.timeouts, env["actor"]: 0}  # replaced, never mutated: see _Checkpoint
         if env["scope"] == pe.GAME:
             self.effective.append(env["version"])
             event = {"type": env["type"], "data": env["data"]}

@@ -28,12 +28,14 @@ def utc_now() -> str:
 
 
 class MatchCache:
-    """A per-process LRU of folded matches (and their secrets), with one lock per match."""
+    """A per-process LRU of folded matches (and their secrets), with one lock per match and, for a match this
+    process sends commands to, a checkpoint to undo a refused optimistic append from (_Checkpoint)."""
 
     def __init__(self, size: int):
         self.size = size
         self._items: OrderedDict = OrderedDict()
         self._locks: dict = {}
+        self._checkpoints: dict = {}
         self._guard = threading.Lock()
 
     def get(self, match_id: str):
@@ -47,16 +49,33 @@ class MatchCache:
     def put(self, match_id: str, match, secret) -> None:
         """Cache a folded match."""
         with self._guard:
+            prior = self._items.get(match_id)
+            if prior is not None and prior[0] is not match:
+                self._checkpoints.pop(match_id, None)  # a checkpoint of another fold undoes nothing of this one
             self._items[match_id] = (match, secret)
             self._items.move_to_end(match_id)
             while len(self._items) > self.size:
                 old, _ = self._items.popitem(last=False)
                 self._locks.pop(old, None)
+                self._checkpoints.pop(old, None)
 
     def evict(self, match_id: str) -> None:
         """Forget a match (after a failed append its cached fold may be ahead of the store)."""
         with self._guard:
             self._items.pop(match_id, None)
+            self._checkpoints.pop(match_id, None)
+
+    def checkpoint(self, match) -> _Checkpoint:
+        """A checkpoint of this cached match to undo its next optimistic append from: the one kept, while it is
+        of this very fold and at most CHECKPOINT_EVERY events behind, else a new one (under the match's lock)."""
+        kept = self._checkpoints.get(match.id)
+        if kept is None or not kept.fits(match):
+            kept = _Checkpoint(match)
+            with self._guard:
+                cached = self._items.get(match.id)
+                if cached is not None and cached[0] is match:
+                    self._checkpoints[match.id] = kept
+        return kept
 
     def lock(self, match_id: str) -> threading.Lock:
         """The lock serialising this process's work on one match."""
@@ -64,20 +83,36 @@ class MatchCache:
             return self._locks.setdefault(match_id, threading.Lock())
 
 
-class _Rollback:
-    """What sealing may change in a cached match, kept so a refused optimistic append can be undone."""
+CHECKPOINT_EVERY = 32  # events a match may move past its checkpoint before the next command takes a new one
+
+
+class _Checkpoint:
+    """A cached match as it was at one version, to undo a refused optimistic append: its fields, a copy of what
+    events change in place (the game state, the players, the disputes) and how many events and effective versions
+    it had; the events since are in the match itself. A checkpoint serves the next CHECKPOINT_EVERY commands, so a
+    command pays a fraction of a copy of its state instead of a whole one (the note match of the bench holds every
+    note ever written: a copy per command grew with it)."""
 
     def __init__(self, match: agg.Match):
+        self.match = match
+        self.version = match.version
         self.fields = dict(match.__dict__)
         self.lengths = (len(match.envelopes), len(match.effective))
         self.blob = pickle.dumps((match.game_state, match.players, match.disputes), pickle.HIGHEST_PROTOCOL)
 
-    def restore(self, match: agg.Match) -> None:
-        """Put the match back as it was before sealing."""
+    def fits(self, match: agg.Match) -> bool:
+        """True when this is a checkpoint of `match`'s own fold, at most CHECKPOINT_EVERY events behind it."""
+        return self.match is match and 0 <= match.version - self.version <= CHECKPOINT_EVERY
+
+    def restore(self, match: agg.Match, version: int, games: dict) -> None:
+        """Put `match` back at `version` (at or after the checkpoint): the checkpoint, then the events after it."""
+        since = match.envelopes[self.lengths[0]:self.lengths[0] + version - self.version]
         match.__dict__.update(self.fields)
         del match.envelopes[self.lengths[0]:]
         del match.effective[self.lengths[1]:]
         match.game_state, match.players, match.disputes = pickle.loads(self.blob)
+        for env in since:
+            match.apply(env, games)
 
 
 ARCHIVED_MESSAGE = ("this match is archived: it finished a while ago and its history is kept read-only "
@@ -330,7 +365,7 @@ class MatchService:
                 return None
             raise
         expected, head = match.version, match.head
-        saved = _Rollback(match) if optimistic else None
+        saved = self.cache.checkpoint(match) if optimistic else None
         encoded: list = []
         try:
             sealed = self._seal(match, pending, actor, marker, rng.draws, seed, encoded)
@@ -352,7 +387,7 @@ class MatchService:
             raise
         if res.status == "ok" or _landed(res, expected, match):
             return answer
-        saved.restore(match)
+        saved.restore(match, expected, self.games)
         if res.status == "dup":
             return res.answer
         if res.status == "archived":
