@@ -89,3 +89,44 @@ def test_a_pass_that_undo_can_take_back_says_so_and_offers_undo(browser, site, l
         changed(page, taken)
         page.wait_for_selector(".log li.reverted-takeback")
         assert page.locator("[data-undo-row]").is_hidden(), "nothing left to take back"
+
+
+def long_log(site, commands: int = 16) -> None:
+    """Play the Uchronia match on (once) until its log groups by round (more than 12 commands), whoever is to move
+    sending their first legal command."""
+    mid = site["matches"]["uchronia"]
+    for _ in range(commands - site.setdefault("uchronia_commands", 0)):
+        who = to_move(site, "uchronia")
+        legal = api_of(site, who).get(f"/api/matches/{mid}/legal")[1]
+        status, answer = api_of(site, who).post(f"/api/matches/{mid}/commands", {**legal["commands"][0],
+                                                                                "expected_version": legal["version"]})
+        assert status == 201, answer
+        site["uchronia_commands"] += 1
+
+
+def board_in_view(page) -> bool:
+    return page.evaluate("(() => { const r = document.querySelector('.board-card').getBoundingClientRect();"
+                         " return r.bottom > 0 && r.top < window.innerHeight; })()")
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_moves_text_moves_the_board_also_once_the_log_groups_by_round(browser, site, width):
+    long_log(site)
+    with open_as(browser, site, "Ann", "uchronia", width) as page:
+        assert page.locator(".log details.log-round").count() >= 2, "the log groups by round"
+        group = page.locator(".log details.log-round").nth(1)  # an older round, folded: opened as a person would
+        if group.get_attribute("open") is None:
+            group.locator(":scope > summary").click()
+        entry = group.locator("li[data-event-version]").first
+        seen = entry.get_attribute("data-event-version")
+        entry.locator(":scope > .text").scroll_into_view_if_needed()
+        entry.locator(":scope > .text").click()
+        page.wait_for_selector(f"#board[data-board-version='{seen}']")
+        assert page.locator("#replay-badge").is_visible() and board_in_view(page)
+        screenshot(page, "truth-log-seek-en", full_page=False)
+        page.click("[data-back-to-live]")
+        newest = page.locator(".log details.log-round").first.locator("li[data-event-version]").nth(1)
+        older = newest.get_attribute("data-event-version")
+        newest.locator(":scope > .text").scroll_into_view_if_needed()
+        newest.locator(":scope > .text").click()
+        page.wait_for_selector(f"#board[data-board-version='{older}']")

@@ -190,8 +190,10 @@
     if (ev.target.id === "replay-live" || ev.target.closest("[data-back-to-live]")) { showLive(); return; }
     var seekTo = ev.target.closest("[data-seek]");
     var entry = ev.target.closest("li[data-event-version]");
-    if (seekTo || (entry && !ev.target.closest("button, a, time, summary, details"))) {
+    // a move's text moves the board too, also inside a round's group (only its own further events are left out)
+    if (seekTo || (entry && !ev.target.closest("button, a, time, summary, details.consequences"))) {
       seek(parseInt((seekTo || entry).dataset.seek || entry.dataset.eventVersion, 10));
+      if (ev.target.closest("#section-log")) { boardInView(); }
     }
   });
 
@@ -363,6 +365,13 @@
     document.querySelectorAll("li[data-event-version]").forEach(function (li) {
       li.classList.toggle("seeked", on && li.dataset.eventVersion === slider.value);
     });
+  }
+
+  // On a narrow screen the log is below the board: a move chosen there brings the board into view.
+  function boardInView() {
+    var card = boardEl.closest(".board-card") || boardEl;
+    var box = card.getBoundingClientRect();
+    if (box.bottom <= 0 || box.top >= window.innerHeight) { card.scrollIntoView({block: "start"}); }
   }
 
   function seek(v) {
