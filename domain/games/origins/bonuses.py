@@ -87,7 +87,7 @@ def check_bonus_orator(state, player, visit, payload):
     """bonus.orator: a non-empty orator slot."""
     slot = payload.get("slot")
     require(is_int(slot) and 1 <= slot <= len(state["orator_row"]) and state["orator_row"][slot - 1],
-            "bonus.orator", T("Orator slot {slot} holds no die.", slot=slot))
+            "bonus.orator", T("Choose an orator slot that holds a die."))
 
 
 def cand_bonus_orator(state, player, visit):

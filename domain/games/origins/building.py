@@ -26,8 +26,8 @@ def check_build(state: dict, player: dict, payload: dict) -> None:
             T("Tiles are never rotated; a build takes no rotation."))
     tile, as_farm, cell = payload.get("tile"), payload.get("as_farm"), payload.get("cell")
     require(tile in state["market"] and tile is not None, "build.from-market",
-            T("The tile {tile} is not face up in the market.", tile=tile_name(tile)))
-    require(isinstance(as_farm, bool), "farm.instead", T("Say whether the tile is built as a farm (true or false)."))
+            T("That tile is not face up in the market."))
+    require(isinstance(as_farm, bool), "farm.instead", T("Say whether the tile is built as a farm."))
     cost = cost_of(tile, as_farm)
     res = player["resources"]
     require(res["wisdom"] >= cost["wisdom"] and res["stone"] >= cost["stone"], "build.pay-cost",

@@ -21,8 +21,8 @@ def check_close(state: dict, player: dict, payload: dict) -> None:
     """district.block-filled, district.tiles-free, district.citizen-die, district.gold-card (in this order)."""
     anchor, die_id, card = payload.get("anchor"), payload.get("die"), payload.get("card")
     cells = block(anchor)
-    require(cells is not None, "district.block-filled", T("Anchor {anchor} does not name a 2x2 block of your city.",
-                                                          anchor=anchor))
+    require(cells is not None, "district.block-filled",
+            T("Name the top-left cell of a 2×2 block of your city (A1 to D4)."))
     city = player["city"]
     require(all(c in city for c in cells), "district.block-filled",
             T("All four cells of the {anchor} block must hold tiles.", anchor=anchor))

@@ -80,7 +80,7 @@ def _plot(state, player, p):
         raise RuleViolation("plot.copy", T("You may copy only the Residence of another player in this match."))
     residence = state["residence"][target]
     if not residence["colors"]:
-        raise RuleViolation("plot.copy-needs-operation", T("The Residence of {target} is empty: there is nothing to copy.", target=target))
+        raise RuleViolation("plot.copy-needs-operation", T("That player's Residence is empty: there is nothing to copy."))
     order = residence["order"]
     if state["operations"][player][ORDER_COLOR[order]] < 1 and not has_effect(state, player, "free_copy"):
         raise RuleViolation("plot.copy-needs-operation",
