@@ -8,7 +8,8 @@ surrogate ("\\ud800") cannot be encoded as UTF-8 for Redis; bytes that are not U
 from __future__ import annotations
 
 import re
-from urllib.parse import unquote_to_bytes
+from collections import Counter
+from urllib.parse import parse_qsl, unquote_to_bytes
 
 from service.app.ids import ID_SHAPES  # the ids a URL may name; `turnstream import` checks the same shapes
 from service.web.errors import ApiError
@@ -111,7 +112,26 @@ def parse_body(raw: bytes, loads):
 
 def check_url(environ: dict) -> None:
     """Raise a 400 unless the request's path and query string are UTF-8 once percent-decoded (read from the
-    raw request URI when the server gives it, since some servers already replaced bad bytes in PATH_INFO)."""
+    raw request URI when the server gives it, since some servers already replaced bad bytes in PATH_INFO), and
+    unless an API request gives each query parameter one value (query values are scalars)."""
+    check_utf8(environ)
+    if environ.get("PATH_INFO", "").startswith("/api/"):
+        check_scalars(environ.get("QUERY_STRING", ""))
+
+
+def check_scalars(query_string: str) -> None:
+    """Raise a 400 naming every query parameter given more than once (no API parameter is a list)."""
+    if "&" not in query_string and ";" not in query_string:
+        return
+    counts = Counter(name for name, _value in parse_qsl(query_string, keep_blank_values=True))
+    twice = sorted(name for name, n in counts.items() if n > 1)
+    if twice:
+        raise ApiError(400, "invalid_query", "each query parameter takes one value",
+                       fields={name: ["given more than once"] for name in twice})
+
+
+def check_utf8(environ: dict) -> None:
+    """Raise a 400 unless the path and query string are UTF-8 once percent-decoded."""
     raw = environ.get("RAW_URI") or environ.get("REQUEST_URI")
     try:
         if raw is not None:

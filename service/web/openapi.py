@@ -15,10 +15,12 @@ MUTATING = {"POST", "PUT", "PATCH", "DELETE"}
 STATUS_TEXT = {
     200: "success", 201: "created", 204: "done, no content",
     304: "not modified: `If-None-Match` names the current `ETag`",
-    400: "malformed body, query or parameter (`error.fields` names the fields)",
+    400: "malformed request: body, query (each parameter given once), parameter or URL (`error.fields` names the "
+         "fields)",
     401: "no token, or a token that is not valid", 403: "the caller may not do this here",
     404: "no such resource", 409: "conflict with the current state (stale version, finished or paused match)",
-    413: "the request body is too large", 422: "the rules forbid it (`error.rule` cites the rule)",
+    413: "the request body is too large", 414: "the request line (method and URL) is longer than the server reads "
+    "(4,094 bytes)", 422: "the rules forbid it (`error.rule` cites the rule)",
     429: "rate limited; retry after `Retry-After` seconds", 503: "the event store is unreachable; retry shortly",
 }
 RETRY_AFTER = {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer", "minimum": 0}}}
@@ -109,9 +111,8 @@ def schema_json(schema) -> dict:
 
 
 def _statuses(op: Operation, method: str, path: str) -> list[int]:
-    codes = {op.ok, *op.errors}
-    if op.body or op.query or "{" in path:
-        codes.add(400)
+    codes = {op.ok, *op.errors, 400, 414}  # any request: a URL not UTF-8, a query parameter twice, a request line
+    # longer than the server reads
     if op.body or method in MUTATING:
         codes.add(413)
     if op.auth != "none":
