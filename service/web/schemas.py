@@ -24,10 +24,14 @@ class DisplayName(fields.Str):
             raise ValidationError(str(exc)) from None
 
 
+# the name as it is checked and stored: spaces at either end are trimmed, what is left has 1 to 40 characters
+NAME_PATTERN = rf"^\s*\S(?:.{{0,{NAME_MAX_LENGTH - 2}}}\S)?\s*$"
+
+
 class CreateUser(Schema):
     """POST /api/users."""
 
-    name = DisplayName(required=True, metadata={"minLength": 1, "maxLength": NAME_MAX_LENGTH})
+    name = DisplayName(required=True, metadata={"minLength": 1, "pattern": NAME_PATTERN})
 
 
 class UserSearch(Schema):

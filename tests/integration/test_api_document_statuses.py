@@ -21,3 +21,23 @@ def test_a_query_parameter_given_twice_is_refused(client, make_user):
         error = answer.get_json()["error"]
         assert error["code"] == "invalid_query" and list(error["fields"]) == [path.split("?")[1].split("=")[0]]
     assert client.get("/api/matches?status=open&game=uchronia", headers=ha).status_code == 200
+
+
+def test_a_name_is_documented_and_checked_as_it_is_stored(client):
+    """Spaces at either end are trimmed, then 1 to 40 characters are left: the document's pattern says exactly
+    that (a raw length limit would refuse on paper what the service accepts)."""
+    import re
+    create = client.get("/api/openapi.json").get_json()["paths"]["/api/users"]["post"]
+    schema = create["requestBody"]["content"]["application/json"]["schema"]
+    if "$ref" in schema:
+        name = schema["$ref"].rsplit("/", 1)[1]
+        schema = client.get("/api/openapi.json").get_json()["components"]["schemas"][name]
+    schema = schema["properties"]["name"]
+    assert "maxLength" not in schema
+    pattern = re.compile(schema["pattern"])
+    for raw, stored in ((" " * 3 + "a" * 40 + " " * 2, "a" * 40), ("  ann ", "ann")):
+        assert pattern.match(raw)
+        answer = client.post("/api/users", json={"name": raw})
+        assert answer.status_code == 201 and answer.get_json()["name"] == stored
+    for raw in ("a" * 41, "   ", ""):
+        assert not pattern.match(raw) and client.post("/api/users", json={"name": raw}).status_code == 400
