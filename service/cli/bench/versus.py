@@ -8,6 +8,7 @@ import http.client
 import json
 import multiprocessing
 import os
+import statistics
 import subprocess
 import sys
 import threading
@@ -246,15 +247,22 @@ def _span(values: list, fmt: str) -> str:
     return low if low == high else f"{low}-{high}"
 
 
+def _median_span(values: list, fmt: str) -> str:
+    """`median (low-high)` of the values (one value alone when they agree in that format)."""
+    span = _span(values, fmt)
+    return span if "-" not in span else f"{format(statistics.median(values), fmt)} ({span})"
+
+
 def report(fig: dict) -> str:
-    """Ranges over the rounds per target, kind and client count; the ratios the issue asks for, round by round."""
+    """Ranges over the rounds per target, kind and client count (server CPU: the median too); the ratios the issue
+    asks for, round by round."""
     rows = fig["phases"]
     lines = [f"redis:        {fig['redis']}", f"load average: {fig['load_average_at_start']:.1f} at the start; "
              f"{fig['rounds']} round{'s' if fig['rounds'] != 1 else ''} of {fig['seconds']:g} s phases, interleaved",
              "server CPU: web workers + Redis for turnstream, the node process for the peer (ms per request); "
              "ranges over the rounds",
              f"{'target':<11}{'phase':<18}{'clients':>8}{'per s':>14}{'p50 ms':>11}{'p99 ms':>12}"
-             f"{'web ms':>13}{'Redis ms':>13}{'server ms':>13}{'worker ms':>12}"]
+             f"{'web ms':>13}{'Redis ms':>13}{'server ms':>23}{'worker ms':>12}"]
     keys = sorted({(r["kind"], r["clients"], r["target"]) for r in rows},
                   key=lambda k: (list(KINDS).index(k[0]), k[1], ["turnstream", "baseline", "peer"].index(k[2])))
     for kind, clients, target in keys:
@@ -266,13 +274,14 @@ def report(fig: dict) -> str:
         worker = "" if target == "peer" else _span([c["worker"] for c in cpu], ".3f")
         lines.append(f"{target:<11}{KINDS[kind]:<18}{clients:>8}{_span([r['per_s'] for r in group], ',.0f'):>14}"
                      f"{_span([r['p50_ms'] for r in group], '.1f'):>11}{_span([r['p99_ms'] for r in group], '.1f'):>12}"
-                     f"{web:>13}{redis:>13}{_span([r['server_cpu_ms'] for r in group], '.3f'):>13}{worker:>12}")
+                     f"{web:>13}{redis:>13}{_median_span([r['server_cpu_ms'] for r in group], '.3f'):>23}"
+                     f"{worker:>12}")
     for other, label in (("peer", "over the peer"), ("baseline", "over the baseline")):
         ratios = ratios_over(rows, other)
         for (kind, clients), (cpu, rate) in sorted(ratios.items(), key=lambda kv: (list(KINDS).index(kv[0][0]),
                                                                                     kv[0][1])):
             lines.append(f"turnstream {label}, {KINDS[kind]}, {clients} client{'s' if clients != 1 else ''}: "
-                         f"server CPU per request {_span(cpu, '.2f')}x, requests/s {_span(rate, '.2f')}x")
+                         f"server CPU per request {_median_span(cpu, '.2f')}x, requests/s {_median_span(rate, '.2f')}x")
     return "\n".join(lines)
 
 
