@@ -51,6 +51,8 @@ def create_app(settings=None, wiring=None) -> Flask:
     if w.settings.trusted_proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=w.settings.trusted_proxies)
     limiter = ratelimit.install(app, w)
+    from service.web import command_route
+    command_route.install(app, w)  # a plain command request is answered without Flask's per-request machinery
 
     @app.errorhandler(RateLimitExceeded)
     def rate_limited(exc: RateLimitExceeded):
