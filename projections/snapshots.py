@@ -102,6 +102,13 @@ class SnapshotStore:
         versions = sorted(int(v) for v in fields if int(v) < int(head or 0))
         return self.at_or_before(match_id, versions[-1], games) if versions else None
 
+    def newest_head(self, match_id: str) -> tuple[int, str] | None:
+        """(version, head hash) of the newest snapshot: a head the server once held, whatever the stream says now."""
+        versions = self.versions(match_id)
+        raw = self.r.hget(self.keys.snapshot(match_id), str(versions[-1])) if versions else None
+        doc = loads(raw) if raw is not None else None
+        return (int(doc["version"]), doc["head"]) if doc and doc.get("head") else None
+
     def write_due(self, matches: list) -> int:
         """Write a snapshot at every multiple of K up to each match's version not yet written; return the count."""
         written = 0

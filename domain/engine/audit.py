@@ -94,7 +94,10 @@ def check_kept_heads(envelopes: list, kept: list) -> tuple[list, list]:
     for version, digest in kept:
         on_chain = 1 <= version <= len(envelopes) and envelopes[version - 1].get("hash") == digest
         out.append({"version": version, "hash": digest, "on_chain": on_chain})
-        if not on_chain:
+        if version > len(envelopes):  # the history once reached further: events were lost (a failover, a restore)
+            problems.append(T("the stored history ends at version {length}, before the head kept at version "
+                              "{version}: its head moved backwards", length=len(envelopes), version=version))
+        elif not on_chain:
             problems.append(T("the head kept at version {version} ({digest}...) is not on this chain",
                               version=version, digest=digest[:16]))
     return out, problems

@@ -142,12 +142,15 @@ class History:
 
     def audit(self, match_id: str, kept_heads: list | None = None) -> dict:
         """Re-verify a stored match: hash chain against the store's head (salted chains with the match's
-        secret seed, which stays on the server), commitment, revealed draws, heads (version, hash) kept."""
+        secret seed, which stays on the server), commitment, revealed draws, heads (version, hash) kept by players
+        and by the newest replay snapshot (a stream shorter than a head once held moved backwards)."""
         envelopes, meta = self._stored(match_id)
         secret = self.store.secret(match_id)
+        snapshot = self.snapshots.newest_head(match_id) if self.snapshots is not None else None
+        kept = list(kept_heads or []) + ([snapshot] if snapshot else [])  # the server's own: a head never undone
         return audit_mod.audit(match_id, envelopes, self.games, claimed_length=int(meta.get("version") or 0),
                                claimed_head=meta.get("head"), seed=bytes.fromhex(secret) if secret else None,
-                               kept_heads=kept_heads)
+                               kept_heads=kept)
 
     def export(self, match_id: str) -> dict:
         """One JSON document with every stored event, the head, the commitment and the seed once revealed.
