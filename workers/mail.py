@@ -67,9 +67,10 @@ def send_mail(spec: dict) -> str:
     return "sent"
 
 
-def sign_in_requested(address: str) -> str:
-    """A sign-in link was asked for `address`: mail one to the player who proved it (nobody else hears of it)."""
-    return "posted" if wiring().mail.send_sign_in(address) else "no_owner"
+def sign_in_requested(address: str, back: str | None = None) -> str:
+    """A sign-in link was asked for `address`: mail one to the player who proved it (nobody else hears of it),
+    returning to the match page `back` when one was given."""
+    return "posted" if wiring().mail.send_sign_in(address, back) else "no_owner"
 
 
 def skip_reason(w, spec: dict, prefs: dict) -> str | None:

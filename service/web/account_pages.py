@@ -9,6 +9,7 @@ from flask_babel import gettext as _, lazy_gettext as _l
 
 from service.app.errors import AppError
 from service.app.mail.contacts import KIND_PREFERENCE, ALL, MAX_REMINDER_HOURS as MAX_REMINDER
+from service.app.mail.service import return_path
 from service.app.mail.tokens import LinkRefused
 from service.store.keys import Keys
 from service.web.errors import ApiError, api_error
@@ -122,19 +123,21 @@ def verify_email(token):
 def sign_in_form():
     """Ask for a sign-in link by e-mail (for a player who lost their token or uses another browser)."""
     return notice(_("Sign in by e-mail"), _("Give the address you proved on your account page: we mail you a link "
-                                            "that signs this browser in."), offer_sign_in=True, login_csrf=login_csrf())
+                                            "that signs this browser in."), offer_sign_in=True, login_csrf=login_csrf(),
+                  back=return_path(request.args.get("next")))
 
 
 @bp.post("/sign-in")
 def request_sign_in():
     """Mail a sign-in link (the same answer, in the same time, whether or not the address belongs to a player)."""
+    back = return_path(request.form.get("next"))  # the match page the link returns to
     try:
         check_login_csrf()
-        wiring().mail.request_sign_in(request.form.get("email") or "")
+        wiring().mail.request_sign_in(request.form.get("email") or "", back)
     except (ApiError, AppError) as exc:
         exc = api_error(exc)
         return notice(_("Sign in by e-mail"), page_refusal(exc, ACCOUNT_REFUSALS), exc.status, error=True,
-                      offer_sign_in=True, login_csrf=login_csrf())
+                      offer_sign_in=True, login_csrf=login_csrf(), back=back)
     return notice(_("Check your mail"), _("If this address belongs to a player, a sign-in link is on its way. It "
                                           "works once, within 15 minutes."), 202)
 
@@ -164,7 +167,7 @@ def sign_in(token):
         return notice(_("Sign in by e-mail"), f"{page_refusal(exc)} " + _("Open the link from the mail again."),
                       exc.status, error=True)
     try:
-        user_id = w.mail.sign_in(token)
+        user_id, back = w.mail.sign_in(token)
     except LinkRefused as exc:
         return link_refused(exc)
     fresh = None
@@ -173,9 +176,16 @@ def sign_in(token):
     session_id, _csrf = sessions().create(user_id, "e-mail link", request.user_agent.string)
     if fresh:
         sessions().stash_token(session_id, fresh)
-    response = redirect("/welcome" if fresh else "/account", 303)
+    response = redirect(after_sign_in(back, fresh is not None), 303)
     set_session_cookie(response, session_id)
     return response
+
+
+def after_sign_in(back: str | None, fresh: bool) -> str:
+    """Where a signed-in link goes: the new token's page first (it links `back`), else `back` or the account."""
+    if fresh:
+        return f"/welcome?next={back}" if back else "/welcome"
+    return back or "/account"
 
 
 def link_refused(exc: LinkRefused):
@@ -276,13 +286,18 @@ def suggest_players():
 
 # -- the next match waiting for this player -------------------------------------------------------------------------
 def next_waiting(w, user_id: str, current: str | None = None) -> dict | None:
-    """The inbox's longest-waiting match other than `current` (the match page's "next match" link), or None."""
-    return next((row for row in w.read_models.inbox(user_id) if row["id"] != current), None)
+    """The match page's "next match": the one waiting after `current` in the inbox's order (longest-waiting
+    first, round again from the start), the longest-waiting when `current` waits no more; None when none other
+    waits."""
+    inbox = w.read_models.inbox(user_id)
+    ids = [row["id"] for row in inbox]
+    start = ids.index(current) + 1 if current in ids else 0
+    return next((row for row in inbox[start:] + inbox[:start] if row["id"] != current), None)
 
 
 @bp.get("/next")
 def next_match():
-    """Go to the match that has waited longest for this player (the lobby when none does)."""
+    """Go to the match waiting after this one for this player, in the inbox's order (the lobby when none does)."""
     user = page_user()
     row = next_waiting(wiring(), user["id"], request.args.get("from")) if user else None
     return redirect(f"/matches/{row['id']}" if row else "/", 303)

@@ -15,6 +15,7 @@ from service.app.display_names import MAX_LENGTH as NAME_LENGTH, display_name
 from service.app.errors import AppError
 from service.web.errors import ApiError, api_error
 from service.app.history import History
+from service.app.mail.service import return_path
 from service.web.http import wiring
 from service.web.lobby_form import bots_from_form, field_errors, option_fields, parse_options, resolve_invites
 from service.web.match_log import dispute_vote_note, rules_vote_note
@@ -218,7 +219,8 @@ def welcome():
     if user is None:
         return redirect("/", 303)
     token = sessions().take_token(request.cookies.get(SESSION_COOKIE))
-    response = make_response(render_template("welcome.html", user=user, token=token))
+    back = return_path(request.args.get("next"))  # a sign-in link's match page, linked below the token
+    response = make_response(render_template("welcome.html", user=user, token=token, back=back))
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -248,7 +250,8 @@ def signin():
         exc = api_error(exc)
         return lobby(page_refusal(exc, SIGN_IN_REFUSALS), exc.status)
     session_id, _csrf = sessions().create(user["id"], "token", request.user_agent.string)
-    return _set_session_cookie(redirect("/", 303), session_id)
+    back = return_path(request.form.get("next"))  # signed in from a match page: back to it
+    return _set_session_cookie(redirect(back or "/", 303), session_id)
 
 
 @bp.post("/signout")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 
 from .contacts import Contacts, check_address
 from .tokens import SIGN_IN_SECONDS, VERIFY_SECONDS, LinkRefused, MailTokens
@@ -19,6 +20,15 @@ MARK_TTL_SECONDS = 30 * 24 * 3600
 # a day (an outage delays mail, loses none; a longer one leaves the job in RQ's failed registry to requeue)
 RETRY_INTERVALS = [5, 15, 30, 60, 120, 300, 600, 1800, 3600]
 RETRY_MAX = 24
+# where a sign-in link may return to: a match page of this site (a signed link never carries another address)
+RETURN_PATH = re.compile(r"/matches/[A-Za-z0-9_\-]{1,64}")
+
+
+def return_path(raw) -> str | None:
+    """`raw` when it is a page a sign-in link may return to (a match page), else None."""
+    return raw if isinstance(raw, str) and RETURN_PATH.fullmatch(raw) else None
+
+
 
 
 def job_id_of(mail_id: str) -> str:
@@ -90,19 +100,23 @@ class MailService:
         return str(data["u"]), str(data["e"])
 
     # -- sign in by e-mail ----------------------------------------------------------------------------------
-    def request_sign_in(self, raw_address: str) -> None:
+    def request_sign_in(self, raw_address: str, back: str | None = None) -> None:
         """Hand a request for a sign-in link to the notifications queue: the same work whether or not a player
         proved this address (who did, and the mail, are the job's: `send_sign_in`), so neither the answer nor
-        its time tells. The request never changes the account: the mail is in its own language."""
+        its time tells. The request never changes the account: the mail is in its own language. `back`: the
+        match page the link returns to (kept only when it is one)."""
         address = check_address(raw_address)
-        self.queue_factory().enqueue(SIGN_IN_JOB, address, result_ttl=0, failure_ttl=24 * 3600)
+        self.queue_factory().enqueue(SIGN_IN_JOB, address, return_path(back), result_ttl=0,
+                                     failure_ttl=24 * 3600)
 
-    def send_sign_in(self, address: str) -> bool:
-        """Mail a sign-in link to the user who proved `address`; False (and no mail) for an unknown one."""
+    def send_sign_in(self, address: str, back: str | None = None) -> bool:
+        """Mail a sign-in link to the user who proved `address` (signed with the match page `back`, if any);
+        False (and no mail) for an unknown one."""
         user_id = self.contacts.owner(address)
         if user_id is None:
             return False
-        token = self.tokens.single_use("sign-in", u=user_id)
+        back = return_path(back)
+        token = self.tokens.single_use("sign-in", u=user_id, **({"b": back} if back else {}))
         self.post({"id": "sign_in:" + hashlib.sha256(token.encode()).hexdigest()[:32], "kind": "sign_in",
                    "user": user_id, "to": self.contacts.verified_address(user_id) or address,
                    "link": self.url(f"/sign-in/{token}")})
@@ -112,12 +126,14 @@ class MailService:
         """The user a sign-in link is for, if it still works (not spent), or LinkRefused."""
         return str(self.tokens.peek("sign-in", token, SIGN_IN_SECONDS)["u"])
 
-    def sign_in(self, token: str) -> str:
-        """The user a sign-in link signs in, spending it (single use), or LinkRefused."""
-        user_id = str(self.tokens.spend("sign-in", token, SIGN_IN_SECONDS)["u"])
+    def sign_in(self, token: str) -> tuple[str, str | None]:
+        """(the user a sign-in link signs in, the match page it returns to or None), spending it (single use),
+        or LinkRefused."""
+        data = self.tokens.spend("sign-in", token, SIGN_IN_SECONDS)
+        user_id = str(data["u"])
         if self.users.get(user_id) is None:
             raise LinkRefused("invalid")
-        return user_id
+        return user_id, return_path(data.get("b"))
 
     # -- unsubscribe ------------------------------------------------------------------------------------------
     def unsubscribe_link(self, user_id: str, kind: str) -> str:
