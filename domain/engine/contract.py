@@ -94,6 +94,14 @@ def no_hidden_information(state: State, player: str, rng: Any) -> State:
     return json.loads(json.dumps(state))
 
 
+def shuffled(items, rng: Any) -> list:
+    """For a `Bots.resample`: the items in canonical (sorted) order, then shuffled, so the draw depends only on what
+    they are, never on the order the seat cannot see."""
+    pool = sorted(items)
+    rng.shuffle(pool)
+    return pool
+
+
 @dataclass(frozen=True)
 class Bots:
     """What bots need of a game (`domain/games/<pkg>/bots.py`): a score for search and how to sample hidden parts.

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from domain.engine import Bots
+from domain.engine.contract import shuffled
 
 from .data import CULTURES
 from .state import net_worth
@@ -25,12 +26,6 @@ def seats(state: dict) -> list:
     return list(state["players"])
 
 
-def _shuffled(items, rng) -> list:
-    """The items in canonical (sorted) order, then shuffled: the draw depends only on what they are."""
-    pool = sorted(items)
-    rng.shuffle(pool)
-    return pool
-
 
 def resample(state: dict, player: str, rng) -> dict:
     """The culture tokens of systems neither revealed nor observed by `player`, and the set-aside one."""
@@ -40,7 +35,7 @@ def resample(state: dict, player: str, rng) -> dict:
     mine = s["pl"].get(player, {}).get("observed", {})
     unknown = sorted(sid for sid in s["placement"] if sid not in s["revealed"] and sid not in mine)
     cultures = [s["placement"][sid] for sid in unknown] + ([s["set_aside"]] if s.get("set_aside") else [])
-    pool = _shuffled(cultures, rng)
+    pool = shuffled(cultures, rng)
     for sid, culture in zip(unknown, pool):
         s["placement"][sid] = culture
     if s.get("set_aside"):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from domain.engine import Bots
+from domain.engine.contract import shuffled
 
 from .scoring import score_player
 
@@ -26,12 +27,6 @@ def seats(state: dict) -> list:
     return list(state["seats"])
 
 
-def _shuffled(items, rng) -> list:
-    """The items in canonical (sorted) order, then shuffled: the draw depends only on what they are."""
-    pool = sorted(items)
-    rng.shuffle(pool)
-    return pool
-
 
 def resample(state: dict, player: str, rng) -> dict:
     """Other players' zodiac cards and each temple's deck are one pool per temple; the tile stack's order."""
@@ -39,11 +34,11 @@ def resample(state: dict, player: str, rng) -> dict:
     for temple in sorted(s["zodiac_decks"]):
         held = [z for pid, p in sorted(s["players"].items()) if pid != player
                 for z in p["zodiac"] if z["temple"] == temple]
-        pool = _shuffled(s["zodiac_decks"][temple] + [z["card"] for z in held], rng)
+        pool = shuffled(s["zodiac_decks"][temple] + [z["card"] for z in held], rng)
         for z in held:
             z["card"] = pool.pop()
         s["zodiac_decks"][temple] = sorted(pool)
-    s["stack"] = _shuffled(s["stack"], rng)
+    s["stack"] = shuffled(s["stack"], rng)
     return s
 
 

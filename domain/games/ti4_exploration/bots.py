@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from domain.engine import Bots
+from domain.engine.contract import shuffled
 
 from .board import score as live_score
 
@@ -22,19 +23,13 @@ def seats(state: dict) -> list:
     return list(state["order"])
 
 
-def _shuffled(items, rng) -> list:
-    """The items in canonical (sorted) order, then shuffled: the draw depends only on what they are."""
-    pool = sorted(items)
-    rng.shuffle(pool)
-    return pool
-
 
 def resample(state: dict, player: str, rng) -> dict:
     """Only the orders of the draw piles and the relic deck are hidden."""
     s = json.loads(json.dumps(state))
     for deck in s.get("decks", {}).values():
-        deck["draw"] = _shuffled(deck["draw"], rng)
-    s["relic_deck"] = _shuffled(s.get("relic_deck", []), rng)
+        deck["draw"] = shuffled(deck["draw"], rng)
+    s["relic_deck"] = shuffled(s.get("relic_deck", []), rng)
     return s
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 
 from domain.engine import Bots
+from domain.engine.contract import shuffled
 
 from .data import design_of
 from .state import count, vp
@@ -34,12 +35,6 @@ def seats(state: dict) -> list:
     return list(state["turn_order"])
 
 
-def _shuffled(items, rng) -> list:
-    """The items in canonical (sorted) order, then shuffled: the draw depends only on what they are."""
-    pool = sorted(items)
-    rng.shuffle(pool)
-    return pool
-
 
 def resample(state: dict, player: str, rng) -> dict:
     """Other players' hands and the draw pile are one pool of unseen cards; the building deck's order."""
@@ -48,7 +43,7 @@ def resample(state: dict, player: str, rng) -> dict:
     unseen = list(s["draw_pile"])
     for p in others:
         unseen += [color for color, n in sorted(s["hands"][p].items()) for _ in range(n)]
-    pool = _shuffled(unseen, rng)
+    pool = shuffled(unseen, rng)
     for p in others:
         size = sum(s["hands"][p].values())
         hand = {color: 0 for color in s["hands"][p]}
@@ -56,7 +51,7 @@ def resample(state: dict, player: str, rng) -> dict:
             hand[color] += 1
         s["hands"][p], pool = hand, pool[size:]
     s["draw_pile"] = pool
-    s["building_deck"] = _shuffled(s["building_deck"], rng)
+    s["building_deck"] = shuffled(s["building_deck"], rng)
     return s
 
 
