@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import socket
+import time
 
 from gunicorn import util
 from gunicorn.http import wsgi
@@ -89,8 +90,27 @@ def write_json_error(sock, status_int: int, reason: str, _mesg: str) -> None:
     util.write_nonblock(sock, head + body)
 
 
+class SecondDate:
+    """gunicorn's `http_date()` for the current time, formatted once a second instead of once a response (the
+    Date header has one-second resolution; email.utils formatted it for every answer)."""
+
+    def __init__(self, format_date=util.http_date, clock=time.time):
+        self.format_date, self.clock = format_date, clock
+        self.second, self.text = None, ""
+
+    def __call__(self, timestamp=None) -> str:
+        """The HTTP date of `timestamp`, or of now (the second's text, kept)."""
+        if timestamp is not None:
+            return self.format_date(timestamp)
+        second = int(self.clock())
+        if second != self.second:
+            self.text, self.second = self.format_date(second), second
+        return self.text
+
+
 def install() -> None:
-    """Make this worker process's gunicorn build OneSendResponses and answer its own errors as JSON (called
-    in the worker, after the fork)."""
+    """Make this worker process's gunicorn build OneSendResponses, answer its own errors as JSON and format the
+    Date header once a second (called in the worker, after the fork)."""
     wsgi.Response = OneSendResponse
     util.write_error = write_json_error
+    util.http_date = SecondDate()

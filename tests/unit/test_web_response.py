@@ -55,3 +55,23 @@ def test_a_stream_without_length_is_chunked_as_gunicorn_does():
                     sized=False)
     assert b"Transfer-Encoding: chunked" in sends[0] and b"".join(sends).endswith(b"0\r\n\r\n")
     assert b"9\r\ndata: 1\n\n\r\n" in b"".join(sends)
+
+
+def test_the_date_header_is_formatted_once_a_second():
+    """Within one second the same text, formatted once; the next second a new one; a given time is formatted."""
+    from gunicorn import util
+
+    from service.server.web_response import SecondDate
+    now, formatted = [1_700_000_000.25], []
+
+    def format_date(timestamp):
+        formatted.append(timestamp)
+        return util.http_date(timestamp)
+
+    date = SecondDate(format_date, clock=lambda: now[0])
+    first = date()
+    now[0] += 0.5
+    assert date() == first == util.http_date(1_700_000_000) and formatted == [1_700_000_000]
+    now[0] += 0.5
+    assert date() == util.http_date(1_700_000_001) != first and len(formatted) == 2
+    assert date(86400) == "Fri, 02 Jan 1970 00:00:00 GMT"
