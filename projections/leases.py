@@ -1,10 +1,13 @@
 """Per-partition projection leases: one projector (a log follower or a catch-up) per partition at a time."""
 from __future__ import annotations
 
+from service.store.keys import Keys
+
+
 LEASE_MS = 5000  # a holder that stops renewing (killed, frozen) loses its partition after this long
 FOLLOWERS_MS = 3000  # a follower that stops saying so is no longer counted alive (its share is recomputed)
-PAUSE_KEY = "ts:projections:paused"  # set by a rebuild: followers give their leases up and take none
-FOLLOWERS_KEY = "ts:projections:followers"  # in the store's Redis: follower -> until when it is counted alive
+PAUSE_KEY = Keys.PROJECTIONS_PAUSED  # set by a rebuild: followers give their leases up and take none
+FOLLOWERS_KEY = Keys.PROJECTION_FOLLOWERS  # in the store's Redis: follower -> until when it is counted alive
 
 # renew or release only a lease we hold: another holder may have taken it after ours expired
 _RENEW = """

@@ -18,8 +18,9 @@ import json
 from domain.engine.bot_seats import played_by_people
 from domain.engine.timestamps import epoch
 from projections.shadow import shadow
+from service.store.keys import Keys
 
-TAG = "{rt}"  # one hash slot for every rating key (a game's fold is one MULTI, also on a cluster)
+TAG = Keys.RATINGS_TAG
 UNRATED_NO_PERSON = "no person played: bots and stand-ins only"
 
 
@@ -97,7 +98,7 @@ class Ratings:
     def key(self, kind: str, game: str = "") -> str:
         """A rating key: finished (zset by finish time), records, table, changes, states, played:<user>,
         rank (zset in leaderboard order), layout and folded (last folded)."""
-        live = f"ts:{TAG}:{kind}:{game}" if game else f"ts:{TAG}:{kind}"
+        live = Keys.rating(kind, game)
         return shadow(live) if self.shadowed else live
 
     def record_finished(self, matches: list) -> int:

@@ -13,8 +13,9 @@ from projections.delivery import BATCH, project_entries, project_matches
 from projections.leases import LEASE_MS, PAUSE_KEY, Leases
 from projections.ratings import TAG, Ratings
 from projections.shadow import GLOBAL_PATTERN, ShadowKeys, live_of, partition_pattern, shadow
+from service.store.keys import Keys
 
-LIVE_GLOBAL = ("ts:idx:*", "ts:inbox:*")  # the global read models (but the indexes the users own: Keys.owned_by_users)
+LIVE_GLOBAL = Keys.GLOBAL_READ_MODEL_PATTERNS  # the global read models (but the users' own: Keys.owned_by_users)
 # one slot's switch, atomic: KEYS = shadow, live, shadow, live, ... (ARGV[1] of them), then the live keys to delete
 _SWITCH = """
 local n = tonumber(ARGV[1])
@@ -88,7 +89,7 @@ def _project_matches(w, p: int, keys, ratings) -> int:
     as it was before the matches were listed (what comes after it is projected by _project_rest)."""
     last = w.redis.xrevrange(w.store.keys.log(p), "+", "-", count=1)
     checkpoint = last[0][0] if last else "0-0"
-    prefix, suffix = f"ts:{{p{p:02d}}}:m:", ":meta"  # Keys.meta: every match has one, archived or not
+    prefix, suffix = Keys.matches_prefix(p), ":meta"  # Keys.meta: every match has one, archived or not
     found = [key[len(prefix):-len(suffix)] for key in w.redis.scan_iter(match=f"{prefix}*{suffix}", count=1000)]
     written = 0
     for i in range(0, len(found), BATCH):
@@ -115,7 +116,7 @@ def _project_rest(w, p: int, keys, ratings) -> int:
 def _shadow_keys(w) -> list:
     """Every shadow key in the store."""
     patterns = [partition_pattern(p) for p in range(w.store.keys.partitions)]
-    patterns += [GLOBAL_PATTERN, shadow(f"ts:{TAG}:*")]
+    patterns += [GLOBAL_PATTERN, shadow(Keys.rating("*"))]
     return [key for pattern in patterns for key in w.redis.scan_iter(match=pattern, count=1000)]
 
 
@@ -130,9 +131,9 @@ def _live_keys(w) -> set:
         pipe.exists(key)
     found.update(key for key, there in zip(checkpoints, pipe.execute()) if there)
     for p in range(keys.partitions):
-        found.update(w.redis.scan_iter(match=f"ts:{{p{p:02d}}}:rm:m:*", count=1000))
-    rebuilding, locks = shadow(f"ts:{TAG}:"), f"ts:{TAG}:lock:"
-    found.update(k for k in w.redis.scan_iter(match=f"ts:{TAG}:*", count=1000)
+        found.update(w.redis.scan_iter(match=Keys.summaries_pattern(p), count=1000))
+    rebuilding, locks = shadow(Keys.ratings_prefix()), Keys.ratings_prefix() + "lock:"
+    found.update(k for k in w.redis.scan_iter(match=Keys.rating("*"), count=1000)
                  if not k.startswith(rebuilding) and not k.startswith(locks))
     return found
 

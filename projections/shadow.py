@@ -2,6 +2,9 @@
 that a switch can RENAME every shadow key over its live name (one script on one Redis, one per slot on a cluster)."""
 from __future__ import annotations
 
+from service.store.keys import Keys
+
+
 MARK = "rebuild"  # no live key has it: shadow keys are found by SCAN and never mistaken for live ones
 GLOBAL_PATTERN = "{ts:*}:" + MARK  # the shadows of unslotted keys (indexes, inboxes)
 
@@ -9,7 +12,7 @@ GLOBAL_PATTERN = "{ts:*}:" + MARK  # the shadows of unslotted keys (indexes, inb
 def shadow(live: str) -> str:
     """The shadow of a live read-model key: `ts:{tag}:rest` -> `ts:{tag}:rebuild:rest` (the tag keeps the slot),
     an untagged key K -> `{K}:rebuild` (hashed on K itself: the same slot as K)."""
-    if live.startswith("ts:{"):
+    if live.startswith(Keys.SLOTTED_PREFIX):
         head, _, rest = live.partition("}:")
         return f"{head}}}:{MARK}:{rest}"
     return "{" + live + "}:" + MARK
@@ -25,7 +28,7 @@ def live_of(shadow_key: str) -> str:
 
 def partition_pattern(p: int) -> str:
     """SCAN pattern of partition p's shadow keys (rows, checkpoint, news)."""
-    return shadow(f"ts:{{p{p:02d}}}:*")
+    return shadow(Keys.partition_pattern(p))
 
 
 class ShadowKeys:

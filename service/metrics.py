@@ -1,5 +1,6 @@
 """Prometheus metrics kept by each process (prometheus_client's multiprocess mode under gunicorn): command
-counters and timings, Redis round trips, GC pauses, open streams, webhook outcomes (counted in Redis)."""
+counters and timings, Redis round trips, GC pauses, open streams (webhook outcomes are counted in Redis by
+service/store/webhook_outcomes.py)."""
 from __future__ import annotations
 
 import threading
@@ -7,7 +8,6 @@ import time
 from contextlib import contextmanager
 
 from prometheus_client import Counter, Gauge, Histogram
-from redis.exceptions import RedisError
 
 
 COMMANDS = Counter("turnstream_commands", "Commands by game and outcome (accepted, 409, 422, 4xx, 5xx)",
@@ -29,7 +29,6 @@ NOT_REPLICATED = Counter("turnstream_not_replicated", "Requests answered 503 not
                          "TURNSTREAM_MIN_REPLICAS confirmed their writes in time, or the primary changed meanwhile")
 FAILOVERS_FOLLOWED = Counter("turnstream_redis_failovers_followed", "Changes of Redis primary followed through "
                              "Sentinel, by connection pool (events, streams, queues)", ["connection"])
-WEBHOOK_OUTCOMES_KEY = "ts:metrics:webhooks"  # hash outcome -> count, kept in Redis by the delivering workers
 
 _trips = threading.local()  # greenlet-local under gevent's monkey patching
 
@@ -102,11 +101,3 @@ def live_stream():
         yield
     finally:
         LIVE_STREAMS.dec()
-
-
-def record_webhook(redis_client, outcome: str) -> None:
-    """Count one webhook delivery attempt by outcome (delivered, rejected, unreachable, refused...)."""
-    try:
-        redis_client.hincrby(WEBHOOK_OUTCOMES_KEY, outcome, 1)
-    except RedisError:
-        pass  # a lost count must never fail a delivery

@@ -9,6 +9,7 @@ import time
 from datetime import timedelta
 
 from service.app.archive import archive_due, utc_now
+from service.store.keys import Keys
 
 from .context import wiring
 from .queues import DEFAULT, job_id, queue
@@ -16,8 +17,8 @@ from .queues import DEFAULT, job_id, queue
 log = logging.getLogger("turnstream.archive")
 
 JOB = "workers.archiving.sweep"
-CURSOR_KEY = "ts:archive:cursor"  # events Redis: the index score up to which every finished match was looked at
-QUEUED_KEY = "ts:archive:queued"  # queue Redis: a sweep job is queued or running (expires if its worker dies)
+CURSOR_KEY = Keys.ARCHIVE_CURSOR  # events Redis: the index score up to which every finished match was looked at
+QUEUED_KEY = Keys.ARCHIVE_QUEUED  # queue Redis: a sweep job is queued or running (expires if its worker dies)
 QUEUED_SECONDS = 600
 CHECK_SECONDS = 60.0
 BUDGET_SECONDS = 2.0

@@ -16,6 +16,7 @@ from domain.bots import choose, information_set
 from domain.engine.bot_seats import bot_level, is_bot
 
 from service.app.errors import AppError
+from service.store.keys import Keys
 
 from .context import wiring
 from .queues import BOTS, job_id, queue
@@ -23,8 +24,8 @@ from .queues import BOTS, job_id, queue
 log = logging.getLogger("turnstream.bots")
 JOB = "workers.bot_turns.play_bot_turn"
 CHAINED = 20  # commands one job sends while its seat stays to move (an order and its steps, a whole move)
-PENDING_KEY = "ts:bots:pending"  # in the queue Redis: "match|seat|version" -> when its turn was scheduled
-RECOVERIES_KEY = "ts:bots:recovered"  # how often a pending turn was scheduled again
+PENDING_KEY = Keys.BOTS_PENDING  # in the queue Redis: "match|seat|version" -> when its turn was scheduled
+RECOVERIES_KEY = Keys.BOTS_RECOVERED  # how often a pending turn was scheduled again
 STALL_SECONDS = 10.0  # beyond the thinking budget: a pending turn older than this is looked at
 MAX_RECOVERIES = 3  # a turn whose job keeps failing is given up (logged), not retried forever
 

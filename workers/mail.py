@@ -16,6 +16,7 @@ from service.app.mail.compose import Letter, compose, unsubscribe_kind
 from service.app.mail.service import job_id_of as job_id_of_spec  # noqa: F401 (tests find a mail's job by it)
 from service.app.mail.contacts import DIGEST, IMMEDIATE
 from service.app.mail.transport import MailNotSent, transport_for
+from service.store.keys import Keys
 from service.web.game_words import render
 
 from .context import wiring
@@ -152,7 +153,6 @@ def mail_readers(w, user_ids) -> dict:
     user_ids = [u for u in dict.fromkeys(user_ids) if u and not u.startswith("bot:")]
     if not user_ids:
         return {}
-    from service.store.keys import Keys
     pipe = w.redis.pipeline(transaction=False)
     for user_id in user_ids:
         pipe.hmget(Keys.user(user_id), ["email", "email_verified", "notify"])
@@ -226,7 +226,7 @@ def schedule_reminders(turns: list) -> list:
 # -- the daily digest --------------------------------------------------------------------------------------------
 DIGEST_JOB = "workers.mail.daily_digest"
 DIGEST_HOUR_UTC = 7
-DIGEST_CHAIN_KEY = "ts:mail:digest-chain"  # set while the next daily digest job is scheduled
+DIGEST_CHAIN_KEY = Keys.MAIL_DIGEST_CHAIN  # set while the next daily digest job is scheduled
 
 
 def next_digest_time(now: datetime | None = None) -> datetime:

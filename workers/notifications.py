@@ -9,12 +9,13 @@ import logging
 
 from domain.engine import platform_events as pe
 from projections.summary import INVITATION, turns_started, waits, waits_started
-from service.metrics import record_webhook
 
 from .context import wiring
 from .queues import NOTIFICATIONS, queue
 from service.app import installation
 from service.app.webhook_targets import parse_allowlist
+from service.store.keys import Keys
+from service.store.webhook_outcomes import record_webhook
 
 from .webhook_sender import DeliveryFailed, UnsafeTarget, post_json
 
@@ -27,7 +28,7 @@ RETRY_INTERVALS = [1, 2, 4, 8, 16]
 
 def sent_key(user_id: str, match_id: str, version: int, kind: str) -> str:
     """The Redis key that marks one notification as handed to the queue (SET NX)."""
-    return f"ts:notified:{user_id}:{match_id}:{version}:{kind}"
+    return Keys.notified(user_id, match_id, version, kind)
 
 
 def signature(secret: str, body: bytes) -> str:

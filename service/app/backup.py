@@ -46,14 +46,14 @@ class RestoreRefused(Exception):
 def match_ids(w) -> list:
     """Every stored match id (one SCAN over the match meta keys; every node of a cluster)."""
     found = set()
-    for key in w.redis.scan_iter(match="ts:{p*}:m:*:meta", count=1000):
-        found.add(key.split(":m:", 1)[1].rsplit(":meta", 1)[0])
+    for key in w.redis.scan_iter(match=Keys.META_PATTERN, count=1000):
+        found.add(Keys.match_of_meta(key))
     return sorted(found)
 
 
 def user_ids(w) -> list:
     """Every user id."""
-    return sorted(key.split("ts:user:", 1)[1] for key in w.redis.scan_iter(match="ts:user:*", count=1000))
+    return sorted(Keys.user_of(key) for key in w.redis.scan_iter(match=Keys.USER_PATTERN, count=1000))
 
 
 def backup_match(history: History, match_id: str) -> dict:

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import secrets
 
-WEBHOOK_SECRET_KEY = "ts:installation:webhook-secret"
+from service.store.keys import Keys
+
+WEBHOOK_SECRET_KEY = Keys.WEBHOOK_SECRET
 
 
 def webhook_secret(settings, redis) -> str:

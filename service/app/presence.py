@@ -12,6 +12,8 @@ import os
 import secrets
 import time
 
+from service.store.keys import Keys
+
 TTL_SECONDS = 30
 REFRESH_SECONDS = 10
 KEEP_SECONDS = 24 * 3600  # marks older than this are dropped
@@ -21,7 +23,7 @@ PROCESS = f"{os.getpid()}.{secrets.token_hex(3)}"
 
 def presence_key(user_id: str) -> str:
     """A user's live-stream marks."""
-    return f"ts:presence:{user_id}"
+    return Keys.presence(user_id)
 
 
 def member(stream_id: int, match_id: str | None = None) -> str:

@@ -16,6 +16,7 @@ from domain.engine import audit as audit_mod
 from domain.engine import platform_events as pe
 from domain.engine.recheck import BROKEN, CHANGED, IDENTICAL, recheck
 from domain.engine.versions import data_digest
+from service.store.keys import Keys
 
 BATCH = 100  # matches read from Redis in one pipelined round trip
 PROGRESS_SECONDS = 2.0
@@ -276,7 +277,7 @@ def nothing_here(w, export: str | None) -> str:
     where = shown_url(w.settings.redis_url)
     if w.redis.dbsize() == 0:
         return f"the Redis at {where} is empty"
-    if next(iter(w.redis.scan_iter(match="ts:*", count=1000)), None) is None:
+    if next(iter(w.redis.scan_iter(match=Keys.ANY, count=1000)), None) is None:
         return f"the Redis at {where} holds no turnstream data (another application's database?)"
     return f"the Redis at {where} holds no match"
 

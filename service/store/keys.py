@@ -129,3 +129,79 @@ class Keys:
     def inbox(user_id: str) -> str:
         """Matches waiting for a user's move, scored by the time they started waiting."""
         return f"ts:inbox:{user_id}"
+
+    # -- the keys of the web front, the use cases, the projections and the workers -----------------------------
+    SLOTTED_PREFIX = "ts:{"  # a key in a hash slot of its own tag (a partition's or the ratings')
+    ANY = "ts:*"  # SCAN pattern of every key of the service
+    META_PATTERN = "ts:{p*}:m:*:meta"  # SCAN pattern of every match's meta hash (archived or not)
+    USER_PATTERN = "ts:user:*"  # SCAN pattern of every user record
+    LOG_PATTERN = "ts:{p*}:log"  # SCAN pattern of the partition logs
+    CHANGES_PATTERN = "ts:{p*}:rm:changes"  # SCAN pattern of the partitions' change feeds
+    GLOBAL_READ_MODEL_PATTERNS = ("ts:idx:*", "ts:inbox:*")  # indexes and inboxes (with the users' own indexes)
+    INDEX_PATTERNS = ("ts:idx:status:*", "ts:idx:player:*", "ts:inbox:*")  # match indexes and inboxes
+    RATINGS_TAG = "{rt}"  # one hash slot for every rating key (a game's fold is one MULTI, also on a cluster)
+    RATE_LIMIT_PREFIX = "ts:rl"  # flask-limiter's windows and the web front's leases
+    SESSION_PREFIX = "ts:session:"  # + sha256 of a session cookie's value
+    WEBHOOK_SECRET = "ts:installation:webhook-secret"  # the installation's own webhook signing key
+    MAIL_SIGNING_KEY = "ts:mail:signing-key"  # the key that signs mailed links
+    MAIL_USED_PREFIX = "ts:mail:used:"  # + a link's nonce: the link was opened (single use)
+    MAIL_QUEUED_PREFIX = "ts:mail:queued:"  # + mail id: handed to the queue (never twice)
+    MAIL_SENT_PREFIX = "ts:mail:sent:"  # + mail id: handed to the SMTP server or written
+    MAIL_DIGEST_CHAIN = "ts:mail:digest-chain"  # set while the next daily digest job is scheduled
+    WEBHOOK_OUTCOMES = "ts:metrics:webhooks"  # hash outcome -> count, kept by the delivering workers
+    PROJECTIONS_PAUSED = "ts:projections:paused"  # set by a rebuild: followers give their leases up and take none
+    PROJECTION_FOLLOWERS = "ts:projections:followers"  # follower -> until when it is counted alive
+    BOTS_PENDING = "ts:bots:pending"  # queue Redis: "match|seat|version" -> when its turn was scheduled
+    BOTS_RECOVERED = "ts:bots:recovered"  # how often a pending turn was scheduled again
+    ARCHIVE_CURSOR = "ts:archive:cursor"  # the finished index's score up to which every match was looked at
+    ARCHIVE_QUEUED = "ts:archive:queued"  # queue Redis: a sweep job is queued or running
+
+    @staticmethod
+    def match_of_meta(key: str) -> str:
+        """The match id in a meta key (META_PATTERN's or a partition's)."""
+        return key.split(":m:", 1)[1].rsplit(":meta", 1)[0]
+
+    @staticmethod
+    def user_of(key: str) -> str:
+        """The user id in a user record's key."""
+        return key.split("ts:user:", 1)[1]
+
+    @staticmethod
+    def partition_pattern(p: int) -> str:
+        """SCAN pattern of every key of partition p."""
+        return f"ts:{tag(p)}:*"
+
+    @staticmethod
+    def matches_prefix(p: int) -> str:
+        """What the keys of partition p's matches start with (then the match id)."""
+        return f"ts:{tag(p)}:m:"
+
+    @staticmethod
+    def summaries_pattern(p: int) -> str:
+        """SCAN pattern of partition p's match-summary read models."""
+        return f"ts:{tag(p)}:rm:m:*"
+
+    @staticmethod
+    def rating(kind: str, game: str = "") -> str:
+        """A rating key of one kind, of one game or of all."""
+        return f"ts:{Keys.RATINGS_TAG}:{kind}:{game}" if game else f"ts:{Keys.RATINGS_TAG}:{kind}"
+
+    @staticmethod
+    def ratings_prefix() -> str:
+        """What every rating key starts with."""
+        return f"ts:{Keys.RATINGS_TAG}:"
+
+    @staticmethod
+    def user_sessions(user_id: str) -> str:
+        """A user's sessions: session digest -> {"at", "how", "agent"}."""
+        return f"ts:user-sessions:{user_id}"
+
+    @staticmethod
+    def presence(user_id: str) -> str:
+        """A user's live-stream marks (service/app/presence.py)."""
+        return f"ts:presence:{user_id}"
+
+    @staticmethod
+    def notified(user_id: str, match_id: str, version: int, kind: str) -> str:
+        """Marks one notification as handed to the queue (SET NX)."""
+        return f"ts:notified:{user_id}:{match_id}:{version}:{kind}"

@@ -22,10 +22,11 @@ from flask_limiter import Limiter
 from flask_limiter.errors import RateLimitExceeded
 from limits import RateLimitItem, parse_many
 
+from service.store.keys import Keys
 from service.web.errors import ApiError
 from service.web.http import current_user
 
-KEY_PREFIX = "ts:rl"
+KEY_PREFIX = Keys.RATE_LIMIT_PREFIX
 
 
 def client_address() -> str:

@@ -15,7 +15,7 @@ SESSION_TTL_SECONDS = 30 * 24 * 3600
 WELCOME_TTL_SECONDS = 15 * 60  # a new player's token waits this long for the welcome page to show it once
 
 
-SESSION_PREFIX = "ts:session:"
+SESSION_PREFIX = Keys.SESSION_PREFIX
 
 
 def session_key(session_id: str) -> str:
@@ -25,7 +25,7 @@ def session_key(session_id: str) -> str:
 
 def user_sessions_key(user_id: str) -> str:
     """A user's sessions: session digest -> {"at", "how", "agent"} (the account page lists and ends them)."""
-    return f"ts:user-sessions:{user_id}"
+    return Keys.user_sessions(user_id)
 
 
 def same_secret(a: str | None, b: str | None) -> bool:

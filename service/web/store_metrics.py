@@ -11,8 +11,8 @@ from redis.exceptions import RedisError
 from rq import Queue
 
 from projections.writer import STATUSES  # the statuses the match-list projection indexes
-from service.metrics import WEBHOOK_OUTCOMES_KEY
 from service.store.connections import make_queue_redis
+from service.store.keys import Keys
 from service.store.queues import ALIVE_PREFIX, QUEUES
 
 
@@ -55,7 +55,7 @@ class StoreCollector:
             pipe.xrange(keys.log(p), f"({ckpt}" if ckpt else "-", "+", count=1)
         for status in STATUSES:
             pipe.zcard(keys.status_index(status))
-        pipe.hgetall(WEBHOOK_OUTCOMES_KEY)
+        pipe.hgetall(Keys.WEBHOOK_OUTCOMES)
         replies = pipe.execute()
         now_ms = time.time() * 1000
         lag = GaugeMetricFamily("turnstream_projection_lag_seconds",

@@ -7,7 +7,8 @@ from dataclasses import replace
 from prometheus_client.parser import text_string_to_metric_families
 
 from service import create_app
-from service.metrics import LIVE_STREAMS, live_stream, record_webhook
+from service.metrics import LIVE_STREAMS, live_stream
+from service.store.webhook_outcomes import record_webhook
 from tests.conftest import drain_projections
 from tests.invites import start_http
 

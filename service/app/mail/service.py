@@ -6,6 +6,8 @@ import hashlib
 import logging
 import re
 
+from service.store.keys import Keys
+
 from .contacts import Contacts, check_address
 from .tokens import SIGN_IN_SECONDS, VERIFY_SECONDS, LinkRefused, MailTokens
 
@@ -13,8 +15,8 @@ log = logging.getLogger("turnstream.mail")
 
 JOB = "workers.mail.send_mail"
 SIGN_IN_JOB = "workers.mail.sign_in_requested"  # finds who proved an address and mails them a link
-QUEUED_PREFIX = "ts:mail:queued:"  # + mail id: handed to the queue (never twice)
-SENT_PREFIX = "ts:mail:sent:"  # + mail id: handed to the SMTP server or written (a retried job never resends)
+QUEUED_PREFIX = Keys.MAIL_QUEUED_PREFIX  # + mail id: handed to the queue (never twice)
+SENT_PREFIX = Keys.MAIL_SENT_PREFIX  # + mail id: handed to the SMTP server or written (a retried job never resends)
 MARK_TTL_SECONDS = 30 * 24 * 3600
 # seconds between attempts while the SMTP server is away: the last interval repeats, so ~24 attempts span about
 # a day (an outage delays mail, loses none; a longer one leaves the job in RQ's failed registry to requeue)

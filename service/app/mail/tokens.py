@@ -6,8 +6,10 @@ import secrets
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
-KEY = "ts:mail:signing-key"
-USED_PREFIX = "ts:mail:used:"  # + a link's nonce: the link was opened (single use)
+from service.store.keys import Keys
+
+KEY = Keys.MAIL_SIGNING_KEY
+USED_PREFIX = Keys.MAIL_USED_PREFIX  # + a link's nonce: the link was opened (single use)
 VERIFY_SECONDS = 7 * 24 * 3600
 SIGN_IN_SECONDS = 15 * 60
 

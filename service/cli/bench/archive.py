@@ -13,6 +13,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 
 from service.cli.bench.engine import percentile, progress
+from service.store.keys import Keys
 
 GAMES = ("uchronia", "merchant-of-venus", "ti4-exploration", "origins")
 GIB = 1024 ** 3
@@ -88,7 +89,8 @@ def user_bytes(w, user_ids: list) -> dict:
         found["name index"] = names / max(1, w.redis.zcard(keys.user_names()))
         for key in w.redis.scan_iter(match=f"*{uid}*", count=1000):
             kind = ("record" if key == keys.user(uid) else "match index" if key == keys.player_index(uid)
-                    else "inbox" if key == keys.inbox(uid) else "ratings" if key.startswith("ts:{rt}:") else "other")
+                    else "inbox" if key == keys.inbox(uid) else "ratings" if key.startswith(Keys.ratings_prefix())
+                    else "other")
             found[kind] += w.redis.memory_usage(key, samples=0) or 0
         for kind, used in found.items():
             kinds[kind].append(used)
@@ -97,8 +99,8 @@ def user_bytes(w, user_ids: list) -> dict:
     return {"bytes": out, "total": sum(out.values()), "matches_listed": round(statistics.mean(listed), 1)}
 
 
-SHARED = {"partition logs": ("ts:{p*}:log",), "change feeds": ("ts:{p*}:rm:changes",),
-          "indexes and inboxes": ("ts:idx:status:*", "ts:idx:player:*", "ts:inbox:*")}
+SHARED = {"partition logs": (Keys.LOG_PATTERN,), "change feeds": (Keys.CHANGES_PATTERN,),
+          "indexes and inboxes": Keys.INDEX_PATTERNS}
 
 
 def shared_bytes(w) -> dict:
