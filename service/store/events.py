@@ -2,9 +2,6 @@
 compact record (service/store/archive_codec.py) is read from it, the same events byte for byte."""
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-from dataclasses import dataclass
 from pathlib import Path
 
 from redis.exceptions import NoScriptError
@@ -13,60 +10,12 @@ from domain.engine.json_codec import compact_json, loads
 
 from service.store.archive_codec import Decoded, decode
 from service.store.keys import Keys
+from service.store.results import ARCHIVE_CACHE_BYTES, AppendResult, ArchiveCache, ReadResult
 from service.metrics import count_round_trip
 
 APPEND_LUA = (Path(__file__).with_name("append.lua")).read_text()
 ARCHIVE_LUA = (Path(__file__).with_name("archive.lua")).read_text()
-ARCHIVE_CACHE_BYTES = 32 * 1024 * 1024  # decoded archive records a process keeps (a finished match: ~150 kB)
-KNOWN_ARCHIVED = 100_000  # match ids a process remembers as archived (an archived match never changes)
 RAW = {"NEVER_DECODE": []}  # an archive record is bytes: read it past the client's UTF-8 decoding
-
-
-class ArchiveCache:
-    """The decoded archive records of this process, the least recently used dropped past `max_bytes`, and the
-    ids of matches known to be archived (archived for good: nothing is ever appended to them)."""
-
-    def __init__(self, max_bytes: int = ARCHIVE_CACHE_BYTES, known: int = KNOWN_ARCHIVED):
-        self.max_bytes, self.known_max = max_bytes, known
-        self._items: OrderedDict = OrderedDict()
-        self._known: OrderedDict = OrderedDict()
-        self._size = 0
-        self._lock = threading.Lock()
-
-    def get(self, match_id: str) -> Decoded | None:
-        """The decoded record of an archived match, if this process holds it."""
-        with self._lock:
-            decoded = self._items.get(match_id)
-            if decoded is not None:
-                self._items.move_to_end(match_id)
-            return decoded
-
-    def put(self, decoded: Decoded) -> Decoded:
-        """Keep a decoded record (of a match whose stream is gone: archived for good)."""
-        with self._lock:
-            self.note(decoded.match_id, locked=True)
-            old = self._items.pop(decoded.match_id, None)
-            self._size -= old.size if old is not None else 0
-            self._items[decoded.match_id] = decoded
-            self._size += decoded.size
-            while self._size > self.max_bytes and len(self._items) > 1:
-                _id, dropped = self._items.popitem(last=False)
-                self._size -= dropped.size
-        return decoded
-
-    def note(self, match_id: str, locked: bool = False) -> None:
-        """Remember that a match is archived."""
-        if not locked:
-            with self._lock:
-                return self.note(match_id, locked=True)
-        self._known[match_id] = True
-        self._known.move_to_end(match_id)
-        while len(self._known) > self.known_max:
-            self._known.popitem(last=False)
-
-    def knows(self, match_id: str) -> bool:
-        """True when this process has seen the match archived."""
-        return match_id in self._known
 
 
 def _after_proof(entries: list, after: int) -> list | None:
@@ -82,26 +31,6 @@ def _after_proof(entries: list, after: int) -> list | None:
 def _range_start(after: int) -> str:
     """Where the XRANGE of the events after `after` starts: at `after` itself (see _after_proof)."""
     return f"0-{after}" if after > 0 else "0-1"
-
-
-@dataclass
-class AppendResult:
-    """The outcome of an append: ok (new version), conflict (current version) or dup (stored answer)."""
-
-    status: str
-    version: int = 0
-    answer: dict | None = None
-    envelopes: list | None = None  # on a stale-version conflict: the events after the expected version
-
-
-@dataclass
-class ReadResult:
-    """Events after a version, plus the stored answer of a command id and the secret when asked."""
-
-    envelopes: list
-    answer: dict | None
-    secret: str | None
-    exists: bool
 
 
 class EventStore:

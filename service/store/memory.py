@@ -7,7 +7,7 @@ import threading
 
 from domain.engine.json_codec import compact_json, loads
 from service.store.archive_codec import Decoded, decode
-from service.store.events import AppendResult, ArchiveCache, ReadResult
+from service.store.results import AppendResult, ArchiveCache, ReadResult
 from service.store.keys import Keys
 
 
