@@ -42,7 +42,7 @@ class Wiring:
 def build(settings: Settings | None = None, redis_client=None, games: dict[str, Game] | None = None,
           store=None) -> Wiring:
     """Build the wiring from settings (defaults: the environment); `redis_client` and `store` replace the
-    connections (tests)."""
+    connections (tests); a memory:// Redis URL builds the whole service in this process, with no Redis server."""
     settings = settings or from_env()
     r = redis_client if redis_client is not None else make_redis(settings)
     games = games if games is not None else load_games()

@@ -1,5 +1,5 @@
-"""Redis connection factories (nothing connects at import time): a URL's Redis, a cluster, or the primary that
-Redis Sentinel names (REDIS_SENTINELS), followed through a failover."""
+"""Redis connection factories (nothing connects at import time): a URL's Redis, a cluster, the primary that
+Redis Sentinel names (REDIS_SENTINELS), followed through a failover, or a Redis kept in this process (memory://)."""
 from __future__ import annotations
 
 import logging
@@ -13,6 +13,8 @@ from service.config import Settings
 from service.metrics import FAILOVERS_FOLLOWED
 
 log = logging.getLogger("turnstream.redis")
+MEMORY = "memory://"  # a URL naming a Redis kept in this process (fakeredis): the whole service without a server
+_MEMORY_SERVERS: dict = {}  # memory:// URL -> its in-process server, shared by every connection to that URL
 
 
 class _FollowingProxy(SentinelConnectionPoolProxy):
@@ -73,8 +75,17 @@ def sentinels_shown(settings: Settings) -> str:
     return ",".join(f"{host}:{port}" for host, port in settings.redis_sentinels)
 
 
+def in_memory(url: str, **kwargs):
+    """A client of the in-process Redis a memory:// URL names (made on first use), for tests and tools."""
+    import fakeredis  # a test dependency: imported only when a memory:// URL is used
+    server = _MEMORY_SERVERS.setdefault(url, fakeredis.FakeServer())
+    return fakeredis.FakeRedis(server=server, **kwargs)
+
+
 def make_redis(settings: Settings):
     """The connection for events and read models: a plain Redis, or a cluster with REDIS_CLUSTER=1."""
+    if settings.redis_url.startswith(MEMORY):
+        return in_memory(settings.redis_url, decode_responses=True)
     common = dict(decode_responses=True, socket_timeout=10, socket_connect_timeout=2,
                   retry=Retry(ExponentialBackoff(cap=0.5, base=0.02), 2),
                   retry_on_error=[redis.exceptions.ConnectionError])
@@ -92,6 +103,8 @@ def make_queue_redis(settings: Settings):
     events' Redis (through the sentinels when they are set)."""
     common = dict(socket_connect_timeout=2, socket_timeout=30, retry=Retry(ExponentialBackoff(cap=0.5, base=0.02), 2),
                   retry_on_error=[redis.exceptions.ConnectionError])
+    if settings.queue_url.startswith(MEMORY):
+        return in_memory(settings.queue_url)
     if settings.redis_sentinels and not settings.rq_redis_url:
         return _sentinel_master(settings, "queues", **common)
     return redis.Redis.from_url(settings.queue_url, **common)
@@ -100,6 +113,8 @@ def make_queue_redis(settings: Settings):
 def make_stream_redis(settings: Settings, block_seconds: float):
     """The live-update streams' own connections (apart from commands and reads): one for the blocking
     reader of the partition logs, a few for catch-up reads; a full pool makes a stream wait, never a command."""
+    if settings.redis_url.startswith(MEMORY):
+        return in_memory(settings.redis_url, decode_responses=True)
     if settings.redis_cluster:
         from redis.cluster import RedisCluster
         return RedisCluster.from_url(settings.redis_url, decode_responses=True, socket_timeout=block_seconds + 10,
@@ -133,6 +148,8 @@ def is_cluster_reply(exc: BaseException) -> bool:
 
 def _cluster_enabled(url: str) -> bool | None:
     """Whether the Redis at `url` runs in cluster mode; None when it does not answer."""
+    if url.startswith(MEMORY):
+        return False
     client = redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=5)
     try:
         return bool(client.info("cluster").get("cluster_enabled"))
