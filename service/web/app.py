@@ -58,9 +58,7 @@ def create_app(settings=None, wiring=None) -> Flask:
     def rate_limited(exc: RateLimitExceeded):
         body, wait = ratelimit.refusal(exc, limiter)
         if pages.wants_page():
-            page = pages.error_page(429, body["error"]["message"])
-            page.headers["Retry-After"] = str(wait)
-            return page
+            return pages.limit_page(wait)
         return body, 429, {"Retry-After": str(wait)}
 
     @app.before_request

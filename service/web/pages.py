@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, current_app, g, jsonify, make_response, redirect, render_template, request
-from flask_babel import gettext, lazy_gettext as _l
+from flask_babel import gettext, lazy_gettext as _l, ngettext
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
@@ -140,6 +140,14 @@ def error_page(status: int, message: str):
     for name, value in SECURITY_HEADERS.items():
         response.headers.setdefault(name, value)
     return response
+
+
+def limit_page(wait: int):
+    """The 429 page in the page's language: how long to wait (never the limit's English terms), with Retry-After."""
+    page = error_page(429, ngettext("Too many requests: wait %(num)s second and try again.",
+                                    "Too many requests: wait %(num)s seconds and try again.", wait))
+    page.headers["Retry-After"] = str(wait)
+    return page
 
 
 @bp.get("/favicon.ico")

@@ -4,9 +4,17 @@
   window.ui = SwaggerUIBundle({
     url: root.getAttribute("data-spec-url"),
     dom_id: "#swagger-ui",
-    deepLinking: true,
+    deepLinking: false,  // a deep link is an anchor inside each operation's button: a control nested in a control
     validatorUrl: null,
     presets: [SwaggerUIBundle.presets.apis],
     layout: "BaseLayout"
   });
+
+  // Swagger UI's request body field has no label: name it, as its section's heading does
+  function nameFields() {
+    root.querySelectorAll("textarea.body-param__text:not([aria-label])").forEach(function (field) {
+      field.setAttribute("aria-label", "Request body");
+    });
+  }
+  new MutationObserver(nameFields).observe(root, {childList: true, subtree: true});
 })();
