@@ -14,7 +14,7 @@ import pytest
 
 from domain.engine.contract_kit import fresh, start
 from domain.engine.errors import RuleViolation
-from domain.engine.text import Text
+from domain.engine.text import Text, name
 from domain.games import load_games
 from service.web.game_words import render
 
@@ -108,3 +108,20 @@ def test_a_russian_board_and_its_tooltips_show_no_english_word_and_no_code(game_
             for _el, text in board_texts(board):
                 assert not code_words(GAMES[game_id], text), f"{label}: {text!r}"
     assert shown > 200, game_id
+
+
+def test_uchronia_says_your_move_to_the_player_to_act_and_explains_every_building():
+    """The player to act reads "Ваш ход", not "waiting for" herself; every building's power is on both rules pages."""
+    from service.web.rules_page import texts_of
+    from tests.e2e.board_pages import boards
+    _label, board = next(boards("uchronia", "ru", steps=0))
+    header = ET.fromstring(board).find(".//div[@class='board-lines']")
+    said = " ".join(header.itertext())
+    assert "Ваш ход: нужно" in said and "ещё ждём: bob the Builder" in said and "Ann" not in said, said
+    game = GAMES["uchronia"]
+    for lang in ("en", "ru"):
+        powers = {text for group in texts_of(game, lang)["rules"] for _rid, _name, text in group["entries"]}
+        for design in game.table.board.DESIGNS.values():
+            shown = render(name(design["text"]), lang)
+            assert shown in powers, (lang, design["name"])
+            assert lang == "en" or re.search("[а-яё]", shown), design["name"]
