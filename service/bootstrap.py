@@ -19,6 +19,7 @@ from service.config import Settings, from_env
 from service.store.auth_cache import AuthCache
 from service.store.connections import make_redis, make_stream_redis
 from service.store.events import EventStore
+from service.store.user_records import RedisUserRecords
 from service.server.limits import stream_cap
 
 
@@ -49,7 +50,7 @@ def build(settings: Settings | None = None, redis_client=None, games: dict[str, 
     store = store if store is not None else EventStore(r, settings.partitions)
     snapshots = SnapshotStore(r, store.keys, settings.snapshot_every, games, store.read_range)
     matches = MatchService(store, games, cache_size=settings.cache_size, snapshots=snapshots)
-    users = Users(r, AuthCache(r, settings.auth_cache_seconds))
+    users = Users(RedisUserRecords(r), AuthCache(r, settings.auth_cache_seconds))
     return Wiring(settings=settings, redis=r, store=store, games=games, matches=matches, users=users,
                   read_models=ReadModels(r, store.keys), ratings=Ratings(r),
                   live=build_live(settings, redis_client, games, matches), state_views=StateViews(matches),

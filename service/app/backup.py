@@ -22,7 +22,7 @@ from service.app.errors import Invalid
 from service.app.history import EXPORT_FORMAT, History
 from service.app.ids import id_refusal
 from service.app.installation import WEBHOOK_SECRET_KEY
-from service.app.mail.contacts import DIGEST, DIGEST_READERS, LANGUAGES, check_address, check_preferences, email_key
+from service.app.mail.contacts import DIGEST, LANGUAGES, check_address, check_preferences
 from service.app.mail.tokens import KEY as MAIL_SIGNING_KEY
 from service.app.webhook_targets import literal_refusal, parse_allowlist
 from service.store.archive_codec import ArchiveError
@@ -455,7 +455,7 @@ def _already_here(w, plan: dict, user_src: dict, match_src: dict) -> list:
     for user in legacy:
         pipe.exists(Keys.token(user["token_hash"]))
     for user in proven:
-        pipe.exists(email_key(user["email"]))
+        pipe.exists(Keys.verified_email(user["email"]))
     for match in matches:
         pipe.exists(w.store.keys.meta(match["match"]), w.store.keys.stream(match["match"]))
     found = iter(pipe.execute())
@@ -487,9 +487,9 @@ def restore_user(w, user: dict) -> None:
     if user.get("legacy_token_key") and user.get("token_hash"):
         pipe.set(Keys.token(user["token_hash"]), user["id"])
     if user.get("email_verified"):
-        pipe.set(email_key(user["email"]), user["id"])  # the address signs this player in by e-mail again
+        pipe.set(Keys.verified_email(user["email"]), user["id"])  # the address signs this player in by e-mail again
     if user.get("notify") and json.loads(user["notify"]).get("your_move") == DIGEST:
-        pipe.sadd(DIGEST_READERS, user["id"])
+        pipe.sadd(Keys.digest_readers(), user["id"])
     pipe.execute()
 
 

@@ -9,7 +9,7 @@ from domain.engine.bot_seats import bot_level
 
 from service.app.errors import Invalid, Unauthorized
 from service.app.webhook_targets import literal_refusal, parse_allowlist
-from service.store.keys import Keys
+from service.store.user_records import UserRecords
 
 UNAUTHORIZED = "the token is not valid"
 
@@ -39,20 +39,18 @@ def short_id(user_id: str) -> str:
 
 
 class Users:
-    """User records in Redis; authentication through an optional per-process AuthCache."""
+    """Users on a UserRecords store; authentication through an optional per-process AuthCache."""
 
-    def __init__(self, redis_client, cache=None):
-        self.r = redis_client
+    def __init__(self, records: UserRecords, cache=None):
+        self.records = records
         self.cache = cache
 
     def create(self, name: str) -> dict:
         """Create a user; the answer carries the token, which is never stored or shown again."""
         user_id = "u_" + secrets.token_hex(6)
         token = new_token(user_id)
-        pipe = self.r.pipeline(transaction=False)
-        pipe.hset(Keys.user(user_id), mapping={"id": user_id, "name": name, "token_hash": token_hash(token)})
-        pipe.zadd(Keys.user_names(), {name_entry(name, user_id): 0})
-        pipe.execute()
+        self.records.create(user_id, {"id": user_id, "name": name, "token_hash": token_hash(token)},
+                            name_entry(name, user_id))
         return {"id": user_id, "name": name, "token": token}
 
     def rotate(self, user_id: str) -> str:
@@ -68,10 +66,7 @@ class Users:
     def _replace_token(self, user_id: str, digest: str) -> None:
         """The user hash's token_hash is the only truth; a legacy token key is removed with it. Returns once every
         process has dropped the old token from its cache (AuthCache.announce): synchronous revocation."""
-        old = self.r.hget(Keys.user(user_id), "token_hash")
-        self.r.hset(Keys.user(user_id), "token_hash", digest)
-        if old:
-            self.r.delete(Keys.token(old))
+        self.records.replace_token(user_id, digest)
         if self.cache is not None:
             self.cache.announce(user_id)
 
@@ -97,18 +92,15 @@ class Users:
 
     def ensure_bots(self, bot_ids: list, names: dict) -> None:
         """Create the user records of these bots if missing (`names`: level -> display name); a bot has no token."""
-        pipe = self.r.pipeline(transaction=False)
+        records = []
         for bid in bot_ids:
             level, n = bot_level(bid), int(bid.rsplit(":", 1)[1])
-            name = names[level] if n == 1 else f"{names[level]} {n}"
-            pipe.hsetnx(Keys.user(bid), "id", bid)
-            pipe.hsetnx(Keys.user(bid), "name", name)
-            pipe.hsetnx(Keys.user(bid), "bot", level)
-        pipe.execute()
+            records.append({"id": bid, "name": names[level] if n == 1 else f"{names[level]} {n}", "bot": level})
+        self.records.ensure(records)
 
     def get(self, user_id: str) -> dict | None:
         """A user's public record, or None."""
-        rec = self.r.hgetall(Keys.user(user_id))
+        rec = self.records.record(user_id)
         if not rec:
             return None
         return {"id": rec["id"], "name": rec["name"], "webhook": rec.get("webhook") or None}
@@ -116,7 +108,7 @@ class Users:
     def signed_in(self, user_id: str, credential: str) -> dict | None:
         """The user's public record when `credential` is still their token's hash (a session's sign-in
         token has not been rotated or revoked since), else None."""
-        rec = self.r.hgetall(Keys.user(user_id))
+        rec = self.records.record(user_id)
         if not rec or not credential or not hmac.compare_digest(rec.get("token_hash") or "", credential):
             return None
         return {"id": rec["id"], "name": rec["name"], "webhook": rec.get("webhook") or None}
@@ -124,27 +116,18 @@ class Users:
     def with_webhook(self, user_ids) -> set:
         """Which of these users have a webhook, in one pipelined round trip (none asked: no round trip)."""
         user_ids = list(user_ids)
-        if not user_ids:
-            return set()
-        pipe = self.r.pipeline(transaction=False)
-        self.queue_webhook_reads(pipe, user_ids)
-        return {user_id for user_id, hook in zip(user_ids, pipe.execute()) if hook}
+        return {user_id for user_id, hook in zip(user_ids, self.records.field(user_ids, "webhook")) if hook}
 
-    @staticmethod
-    def queue_webhook_reads(pipe, user_ids) -> None:
+    def queue_webhook_reads(self, pipe, user_ids) -> None:
         """Queue on `pipe` one read of each user's webhook (its replies come in the same order)."""
-        for user_id in user_ids:
-            pipe.hget(Keys.user(user_id), "webhook")
+        self.records.queue_field_reads(pipe, user_ids, "webhook")
 
     def names(self, user_ids) -> dict:
         """{user id: display name} for the given ids (unknown ids map to themselves)."""
         ids = list(dict.fromkeys(user_ids))
         if not ids:
             return {}
-        pipe = self.r.pipeline(transaction=False)
-        for uid in ids:
-            pipe.hget(Keys.user(uid), "name")
-        return {uid: (name or uid) for uid, name in zip(ids, pipe.execute())}
+        return {uid: (name or uid) for uid, name in zip(ids, self.records.field(ids, "name"))}
 
     def authenticate(self, token: str | None) -> dict:
         """The user {"id", "name"} a Bearer token belongs to, or 401: no Redis call for a cached token (trusted
@@ -158,8 +141,8 @@ class Users:
             return cached
         user_id, dot, _secret = token.partition(".")
         if not dot:  # a legacy token: its key names the user
-            user_id = self.r.get(Keys.token(digest))
-        rec = self.r.hgetall(Keys.user(user_id)) if user_id else None
+            user_id = self.records.legacy_owner(digest)
+        rec = self.records.record(user_id) if user_id else None
         if not rec or not hmac.compare_digest(rec.get("token_hash", ""), digest):
             raise Unauthorized(UNAUTHORIZED)
         user = {"id": rec["id"], "name": rec["name"]}
@@ -184,8 +167,7 @@ class Users:
         key = prefix.casefold().replace(SEPARATOR, "")
         if not key:
             return []
-        members = self.r.zrangebylex(Keys.user_names(), f"[{key}", f"[{key}".encode() + b"\xff", start=0,
-                                    num=limit)
+        members = self.records.name_entries(key, limit)
         ids = [m.rsplit(SEPARATOR, 1)[1] for m in members]
         names = self.names(ids)
         return [{"id": uid, "name": names[uid], "short_id": short_id(uid)} for uid in ids]
@@ -193,16 +175,13 @@ class Users:
     def with_name(self, name: str) -> list:
         """The ids of every user called exactly `name` (case-insensitive)."""
         key = name.casefold()
-        members = self.r.zrangebylex(Keys.user_names(), f"[{key}{SEPARATOR}",
-                                    f"[{key}{SEPARATOR}".encode() + b"\xff")
+        members = self.records.name_entries(f"{key}{SEPARATOR}")
         return [m.rsplit(SEPARATOR, 1)[1] for m in members]
 
     def missing(self, user_ids) -> list:
         """The subset of user ids that do not exist."""
-        pipe = self.r.pipeline(transaction=False)
-        for uid in user_ids:
-            pipe.exists(Keys.user(uid))
-        return [uid for uid, ok in zip(user_ids, pipe.execute()) if not ok]
+        user_ids = list(user_ids)
+        return [uid for uid, ok in zip(user_ids, self.records.exist(user_ids)) if not ok]
 
     def set_webhook(self, user_id: str, url: str | None, allow: str = "", secret: str | None = None) -> str | None:
         """Register (or with None remove) a user's webhook URL and return the secret its deliveries are signed
@@ -213,16 +192,11 @@ class Users:
         if refusal:
             raise Invalid(refusal, "webhook_address_refused", fields={"url": [refusal]})
         if not url:
-            self.r.hdel(Keys.user(user_id), "webhook", "webhook_secret")
+            self.records.remove_webhook(user_id)
             return None
-        if secret is None:
-            self.r.hsetnx(Keys.user(user_id), "webhook_secret", secrets.token_urlsafe(32))
-        pipe = self.r.pipeline(transaction=False)
-        pipe.hset(Keys.user(user_id), mapping={"webhook": url, **({"webhook_secret": secret} if secret else {})})
-        pipe.hget(Keys.user(user_id), "webhook_secret")
-        return pipe.execute()[-1]
+        return self.records.set_webhook(user_id, url, secret, secrets.token_urlsafe(32) if secret is None else "")
 
     def webhook_target(self, user_id: str) -> tuple[str | None, str | None]:
         """(the user's webhook URL, the secret its deliveries are signed with); (None, None) without one."""
-        url, secret = self.r.hmget(Keys.user(user_id), ["webhook", "webhook_secret"])
+        url, secret = self.records.webhook_target(user_id)
         return (url, secret) if url else (None, None)

@@ -61,9 +61,10 @@ def test_a_cached_token_costs_no_redis_call_and_a_fresh_one_at_most_one(settings
 
     from service.store.auth_cache import AuthCache
     from service.app.users import Users
+    from service.store.user_records import RedisUserRecords
     real = redis_py.Redis.from_url(settings.redis_url, decode_responses=True)
     counting = CountingRedis(real)
-    users = Users(counting, AuthCache(real, ttl_seconds=30))
+    users = Users(RedisUserRecords(counting), AuthCache(real, ttl_seconds=30))
     made = users.create("ann")
     counting.calls = 0
     assert users.authenticate(made["token"])["id"] == made["id"]
@@ -82,10 +83,11 @@ def test_cache_entries_expire(settings, redis_client):
 
     from service.store.auth_cache import AuthCache
     from service.app.users import Users
+    from service.store.user_records import RedisUserRecords
     now = [100.0]
     real = redis_py.Redis.from_url(settings.redis_url, decode_responses=True)
     counting = CountingRedis(real)
-    users = Users(counting, AuthCache(real, ttl_seconds=5, clock=lambda: now[0]))
+    users = Users(RedisUserRecords(counting), AuthCache(real, ttl_seconds=5, clock=lambda: now[0]))
     token = users.create("ann")["token"]
     users.authenticate(token)
     counting.calls = 0
@@ -153,10 +155,11 @@ def test_without_revocation_notes_nothing_is_trusted_from_the_cache(settings, re
 
     from service.store.auth_cache import AuthCache
     from service.app.users import Users
+    from service.store.user_records import RedisUserRecords
     real = redis_py.Redis.from_url(settings.redis_url, decode_responses=True)
     dead = redis_py.Redis(host="127.0.0.1", port=1, decode_responses=True, socket_connect_timeout=0.2)
     counting = CountingRedis(real)
-    users = Users(counting, AuthCache(dead, ttl_seconds=30))
+    users = Users(RedisUserRecords(counting), AuthCache(dead, ttl_seconds=30))
     token = users.create("ann")["token"]
     counting.calls = 0
     for _ in range(3):

@@ -8,6 +8,7 @@ import time
 import pytest
 
 from service.app.mail.contacts import Contacts
+from service.store.user_records import RedisUserRecords
 from service.app.mail.texts import TEXTS
 from tests.integration.test_mail_sign_in import mailbox, proven, settings, sign_in_mails  # noqa: F401 (fixtures)
 from tests.mailbox import run_mail_jobs
@@ -59,7 +60,7 @@ def test_an_anonymous_request_keeps_the_accounts_language(wiring, client, make_u
     answer = client.post("/api/sessions/email", json={"email": address}, headers={"Accept-Language": "ru"})
     assert answer.status_code == 202
     run_mail_jobs(wiring)
-    assert Contacts(wiring.redis).get(ann)["lang"] == "en"
+    assert Contacts(RedisUserRecords(wiring.redis)).get(ann)["lang"] == "en"
     (mail,) = sign_in_mails(mailbox, address)
     assert mail["Subject"] == TEXTS["en"]["sign_in.subject"]
 

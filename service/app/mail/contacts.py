@@ -6,7 +6,7 @@ import json
 import re
 
 from service.app.errors import Invalid
-from service.store.keys import Keys
+from service.store.user_records import ContactRecords
 
 IMMEDIATE, DIGEST, OFF = "immediate", "digest", "off"
 DEFAULTS = {"your_move": IMMEDIATE, "deadline_reminder_hours": 12, "invitations": True, "disputes": True}
@@ -21,12 +21,6 @@ OFF_VALUE = {"your_move": OFF, "deadline_reminder_hours": None, "invitations": F
 _LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
 ADDRESS = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]{1,64}@" + _LABEL + r"(?:\." + _LABEL + r")+")
 MAX_ADDRESS = 254
-DIGEST_READERS = Keys.digest_readers()  # the players who chose the daily digest
-
-
-def email_key(address: str) -> str:
-    """The index entry of a verified address: it names the one user who proved it."""
-    return Keys.verified_email(address)
 
 
 def check_address(raw) -> str:
@@ -75,14 +69,14 @@ def language(accept_language: str | None) -> str:
 
 
 class Contacts:
-    """E-mail addresses, their proof and the preferences, in the users' hashes."""
+    """E-mail addresses, their proof and the preferences, in the users' records."""
 
-    def __init__(self, redis_client):
-        self.r = redis_client
+    def __init__(self, records: ContactRecords):
+        self.records = records
 
     def get(self, user_id: str) -> dict:
         """{"email", "email_verified", "lang", "notifications"} of a user (email None when none)."""
-        email, verified, lang, prefs = self.r.hmget(Keys.user(user_id), ["email", "email_verified", "lang", "notify"])
+        email, verified, lang, prefs = self.records.fields(user_id, ["email", "email_verified", "lang", "notify"])
         return {"email": email or None, "email_verified": bool(email) and verified == "1",
                 "lang": lang if lang in LANGUAGES else "en", "notifications": self._prefs(prefs)}
 
@@ -96,24 +90,18 @@ class Contacts:
 
     def preferences(self, user_id: str) -> dict:
         """The user's notification preferences (the defaults for what they never set)."""
-        return self._prefs(self.r.hget(Keys.user(user_id), "notify"))
+        return self._prefs(self.records.fields(user_id, ["notify"])[0])
 
     def set_preferences(self, user_id: str, changes: dict) -> dict:
         """Apply validated changes; return the whole preferences (players in digest mode are indexed for the
         daily digest)."""
         prefs = {**self.preferences(user_id), **changes}
-        pipe = self.r.pipeline(transaction=False)
-        pipe.hset(Keys.user(user_id), "notify", json.dumps(prefs, sort_keys=True))
-        if prefs["your_move"] == DIGEST:
-            pipe.sadd(DIGEST_READERS, user_id)
-        else:
-            pipe.srem(DIGEST_READERS, user_id)
-        pipe.execute()
+        self.records.save_preferences(user_id, json.dumps(prefs, sort_keys=True), prefs["your_move"] == DIGEST)
         return prefs
 
     def digest_readers(self) -> set:
         """Every player who chose the daily digest."""
-        return set(self.r.smembers(DIGEST_READERS))
+        return self.records.digest_readers()
 
     def unsubscribe(self, user_id: str, kind: str) -> dict:
         """Turn one kind of mail off (ALL: every notification); return the preferences."""
@@ -125,42 +113,34 @@ class Contacts:
     def set_language(self, user_id: str, lang: str) -> None:
         """The language the user's mails are written in."""
         if lang in LANGUAGES:
-            self.r.hset(Keys.user(user_id), "lang", lang)
+            self.records.set_fields(user_id, {"lang": lang})
 
     def set_pending(self, user_id: str, address: str) -> None:
         """Make `address` the user's unproven address (a verified one they had stops being theirs)."""
-        old, verified = self.r.hmget(Keys.user(user_id), ["email", "email_verified"])
-        pipe = self.r.pipeline(transaction=False)
-        if old and verified == "1" and old.casefold() != address.casefold():
-            pipe.delete(email_key(old))
-        if not (old and old.casefold() == address.casefold() and verified == "1"):
-            pipe.hset(Keys.user(user_id), mapping={"email": address, "email_verified": ""})
-        pipe.execute()
+        old, verified = self.records.fields(user_id, ["email", "email_verified"])
+        release = old if old and verified == "1" and old.casefold() != address.casefold() else None
+        kept = old and old.casefold() == address.casefold() and verified == "1"
+        self.records.change_address(user_id, None if kept else address, release)
 
     def verify(self, user_id: str, address: str) -> bool:
         """Mark `address` proven for the user when it is still the one they gave; the address then names this
         user for sign-in (another account that had proven it loses it). False when it is no longer theirs."""
-        current = self.r.hget(Keys.user(user_id), "email")
+        current = self.records.fields(user_id, ["email"])[0]
         if not current or current.casefold() != address.casefold():
             return False
-        previous = self.r.get(email_key(address))
-        pipe = self.r.pipeline(transaction=True)
-        if previous and previous != user_id:
-            pipe.hset(Keys.user(previous), mapping={"email": "", "email_verified": ""})
-        pipe.hset(Keys.user(user_id), "email_verified", "1")
-        pipe.set(email_key(address), user_id)
-        pipe.execute()
+        previous = self.records.address_owner(address)
+        self.records.prove(user_id, address, previous if previous and previous != user_id else None)
         return True
 
     def owner(self, address: str) -> str | None:
         """The user who proved `address`, or None."""
-        user_id = self.r.get(email_key(address))
+        user_id = self.records.address_owner(address)
         if not user_id:
             return None
-        email, verified = self.r.hmget(Keys.user(user_id), ["email", "email_verified"])
+        email, verified = self.records.fields(user_id, ["email", "email_verified"])
         return user_id if email and verified == "1" and email.casefold() == address.casefold() else None
 
     def verified_address(self, user_id: str) -> str | None:
         """The user's proven address (None when they have none, or it is unproven)."""
-        email, verified = self.r.hmget(Keys.user(user_id), ["email", "email_verified"])
+        email, verified = self.records.fields(user_id, ["email", "email_verified"])
         return email if email and verified == "1" else None

@@ -44,7 +44,7 @@ class MailService:
     def __init__(self, redis_client, users, public_url: str, queue_factory=None):
         self.r = redis_client
         self.users = users
-        self.contacts = Contacts(redis_client)
+        self.contacts = Contacts(users.records)  # addresses and preferences live in the users' records
         self.tokens = MailTokens(redis_client)
         self.public_url = public_url.rstrip("/")
         self.queue_factory = queue_factory
