@@ -73,4 +73,4 @@ def test_the_suggested_move_is_shown_highlighted_and_played(browser, site, game,
             if page.locator("#confirm-step:not([hidden])").count():
                 page.click("[data-confirm-yes]")
             page.wait_for_selector(f"[data-match-version]:not([data-match-version='{before}'])")
-            page.wait_for_function("!document.querySelector('#suggestion:not([hidden]), .suggested')")
+            page.wait_for_selector("#suggestion:not([hidden]), .suggested", state="detached")

@@ -25,6 +25,7 @@ def site(redis_url, tmp_path_factory):
     redis.Redis.from_url(redis_url).flushdb()
     with service(redis_url, tmp_path_factory.mktemp("truth")) as base:
         users = {name: Api(base).post("/api/users", {"name": name})[1] for name in ("Ann", "Bob")}
+        assert all("token" in u for u in users.values()), users
         ann, bob = users["Ann"], users["Bob"]
         status, uchronia = start_invited(Api(base, ann["token"]), {"game": "uchronia", "players": [ann["id"], bob["id"]]},
                                          {bob["id"]: bob["token"]})
@@ -130,3 +131,76 @@ def test_a_moves_text_moves_the_board_also_once_the_log_groups_by_round(browser,
         newest.locator(":scope > .text").scroll_into_view_if_needed()
         newest.locator(":scope > .text").click()
         page.wait_for_selector(f"#board[data-board-version='{older}']")
+
+
+def focus_on_a_control(page) -> bool:
+    """The focus is on something a keyboard user can act with (not the page's body)."""
+    return page.evaluate("(() => { const a = document.activeElement;"
+                         " return !!a && a !== document.body && a.matches('button, summary, a, [tabindex], textarea, input')"
+                         " && a.getClientRects().length > 0; })()")
+
+
+@pytest.mark.parametrize("undo", ["#takeback", "#message [data-undo-now]"])
+def test_undo_from_the_keyboard_leaves_the_focus_on_a_control(browser, site, undo):
+    who = to_move(site, "origins")
+    with open_as(browser, site, who, "origins") as page:
+        pass_button(page).focus()
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#confirm-step:not([hidden])")
+        before = version(page)
+        page.focus("[data-confirm-yes]")
+        page.keyboard.press("Enter")
+        changed(page, before)
+        page.wait_for_selector(f"{undo}:visible")
+        taken = version(page)
+        page.focus(undo)
+        page.keyboard.press("Enter")
+        changed(page, taken)
+        page.wait_for_selector(".log li.reverted-takeback")
+        page.wait_for_timeout(500)  # the answer and the live update both land
+        assert focus_on_a_control(page), page.evaluate("document.activeElement.outerHTML.slice(0, 160)")
+
+
+def test_glossary_terms_are_one_tab_stop_that_opens_their_list(browser, site):
+    with open_as(browser, site, "Ann", "uchronia") as page:
+        terms = page.locator("#board [data-tip]").count()
+        assert terms > 5, "the board explains its terms"
+        stops = page.eval_on_selector_all("#board [data-tip]", "els => els.filter(e => e.tabIndex >= 0 &&"
+                                          " !e.matches('[data-command], [data-choice]')).length")
+        assert stops == 0, "no term is a Tab stop of its own"
+        opener = page.locator("[data-board-terms] > summary")
+        assert opener.count() == 1
+        opener.focus()
+        page.keyboard.press("Enter")
+        listed = page.locator("[data-board-terms] li")
+        assert listed.count() == len(set(page.eval_on_selector_all("#board [data-tip]", "els => els.map(e => e.dataset.term)")))
+        assert listed.first.is_visible() and ":" in listed.first.text_content()
+        screenshot(page, "truth-terms-en", full_page=False)
+
+
+@pytest.mark.parametrize("width, lang", [(390, "ru"), (1280, "en")])
+def test_tab_reaches_the_first_action_in_few_stops(browser, site, width, lang):
+    """From the page's top, the first action is a few Tab stops away (the header's links, the board's tools and
+    terms list, then the board's places): not one stop per glossary term."""
+    who = to_move(site, "uchronia")
+    with open_as(browser, site, who, "uchronia", width, lang) as page:
+        page.evaluate("document.activeElement.blur()")
+        for stops in range(1, 60):
+            page.keyboard.press("Tab")
+            if page.evaluate("!!document.activeElement.closest('[data-command], [data-choice]')"):
+                break
+        terms = page.eval_on_selector_all("#board [data-tip]", "els => new Set(els.map(e => e.dataset.term)).size")
+        assert stops < 25 and stops < terms, f"{stops} Tab stops to the first action ({terms} terms on the board)"
+
+
+@pytest.mark.parametrize("width, lang", [(390, "ru"), (1280, "en")])
+def test_ctrl_enter_sends_chat(browser, site, width, lang):
+    with open_as(browser, site, "Bob", "uchronia", width, lang) as page:
+        page.locator("#chat-form").scroll_into_view_if_needed()
+        screenshot(page, f"truth-chat-{lang}", full_page=False)
+        sent = page.locator("#section-chat li").count()
+        page.fill("#chat-text", "Ctrl+Enter works")
+        page.focus("#chat-text")
+        page.keyboard.press("Control+Enter")
+        page.wait_for_selector(f"#section-chat li:nth-child({sent + 1})")
+        assert page.input_value("#chat-text") == "" and page.evaluate("document.activeElement.id") == "chat-text"

@@ -90,7 +90,47 @@
     box.addEventListener("scroll", function () { panned = [box.scrollLeft, box.scrollTop]; }, {passive: true});
   }
   keepPan();
-  new MutationObserver(function () { showTools(); keepPan(); reanchorTip(); }).observe(board, {childList: true});
+
+  // -- glossary terms are one Tab stop: the list of the board's terms below it (each term still explains itself on
+  // hover and tap); a term that is also a place to act on stays a stop as that place
+  var terms = document.createElement("details");
+  terms.className = "board-terms";
+  terms.setAttribute("data-board-terms", "");
+  terms.appendChild(document.createElement("summary"));
+  terms.appendChild(document.createElement("ul"));
+  board.parentNode.insertBefore(terms, board.nextSibling);
+
+  function listTerms() {
+    var seen = {};
+    var list = terms.querySelector("ul");
+    list.textContent = "";
+    board.querySelectorAll("[data-tip]").forEach(function (el) {
+      if (el.tabIndex >= 0 && !el.matches("[data-command], [data-choice]")) { el.tabIndex = -1; }
+      var key = el.dataset.term || el.dataset.tip;
+      if (seen[key]) { return; }
+      seen[key] = true;
+      var item = document.createElement("li");
+      var split = el.dataset.tip.indexOf(": ");  // "term: explanation", the term set off
+      if (split > 0) {
+        var word = document.createElement("dfn");
+        word.textContent = el.dataset.tip.slice(0, split);
+        item.appendChild(word);
+      }
+      item.appendChild(document.createTextNode(split > 0 ? el.dataset.tip.slice(split) : el.dataset.tip));
+      if (el.dataset.rule) {
+        var link = document.createElement("a");
+        link.href = el.dataset.rule;
+        link.textContent = t("What does this rule say?");
+        item.appendChild(document.createTextNode(" "));
+        item.appendChild(link);
+      }
+      list.appendChild(item);
+    });
+    terms.querySelector("summary").textContent = t("Terms on this board") + " (" + list.children.length + ")";
+    terms.hidden = !list.children.length;
+  }
+  listTerms();
+  new MutationObserver(function () { showTools(); keepPan(); reanchorTip(); listTerms(); }).observe(board, {childList: true});
 
   // -- terms: their explanation on hover, focus and tap ([data-tip], with a link to the rule) -------------
   var tip = document.createElement("div");

@@ -176,8 +176,12 @@
       act("rules_vote", {accept: rulesVote.dataset.accept === "true"}, t("Vote recorded."));
       return;
     }
-    if (ev.target.id === "takeback" || ev.target.closest("[data-undo-now]")) {
-      act("takeback", {}, t("Your last move was taken back."));
+    var undo = ev.target.closest("#takeback, [data-undo-now]");
+    if (undo) {  // match_view.js keeps the focus on a control when the Undo pressed is gone
+      document.dispatchEvent(new CustomEvent("turnstream:acting", {detail: {from: undo}}));
+      act("takeback", {}, t("Your last move was taken back.")).then(function () {
+        document.dispatchEvent(new CustomEvent("turnstream:acted", {detail: {from: undo}}));
+      });
     }
     if (ev.target.id === "concede") {
       askFirst(t("Concede this match? You are ranked last, and it cannot be undone."), ev.target, function () {
@@ -291,6 +295,10 @@
 
   document.addEventListener("keydown", function (ev) {
     if (ev.key === "Escape" && pending) { ev.preventDefault(); answer(false); }
+    if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey) && ev.target.id === "chat-text") {  // Ctrl+Enter sends chat
+      ev.preventDefault();
+      ev.target.form.requestSubmit();
+    }
   });
 
   // Sends a button's (or a board place's) command; match_view.js keeps the focus near it afterwards.

@@ -144,6 +144,7 @@
   function keyOf(el) {
     if (!el || el === document.body) { return null; }
     if (el.id) { return "#" + el.id; }
+    if (el.hasAttribute("data-undo-now")) { return "#takeback"; }  // the message's Undo goes with its message
     // the same command is both a board place and a button: a key says which one it was
     var onBoard = el.closest("#board") ? "#board " : (el.closest("#actions-card") ? "#actions-card " : "");
     var attrs = ["data-command", "data-choice", "data-vote", "data-seek", "data-dispute-version"];
