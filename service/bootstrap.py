@@ -10,8 +10,9 @@ from domain.games import load_games
 from projections.ratings import Ratings
 from projections.readers import ReadModels
 from projections.snapshots import SnapshotStore
-from service.app.live import BLOCK_MS, LiveHub, StreamCaps
+from service.app.live import BATCH as LIVE_BATCH, BLOCK_MS, LiveHub, StreamCaps
 from service.app.mail.service import MailService
+from service.app.presence import Presence
 from service.app.matches import MatchService
 from service.app.state_views import StateViews
 from service.app.users import Users
@@ -19,6 +20,7 @@ from service.config import Settings, from_env
 from service.store.auth_cache import AuthCache
 from service.store.connections import make_redis, make_stream_redis
 from service.store.events import EventStore
+from service.store.log_feed import RedisLogFeed
 from service.store.user_records import RedisUserRecords
 from service.server.limits import stream_cap
 
@@ -79,5 +81,6 @@ def build_live(settings: Settings, redis_client, games: dict[str, Game], matches
     snapshots = SnapshotStore(lr, store.keys, settings.snapshot_every, games, store.read_range)
     live_matches = MatchService(store, games, cache=matches.cache, snapshots=snapshots)
     caps = StreamCaps(stream_cap(settings.streams_per_process), settings.streams_per_user, settings.streams_per_address)
-    return LiveHub(lr, store.keys, live_matches, ReadModels(lr, store.keys), caps, cluster=settings.redis_cluster,
+    feed = RedisLogFeed(lr, store.keys, cluster=settings.redis_cluster, block_ms=BLOCK_MS, batch=LIVE_BATCH)
+    return LiveHub(feed, live_matches, ReadModels(lr, store.keys), caps, Presence(lr),
                    log_keep_hours=settings.log_keep_hours)

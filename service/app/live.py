@@ -6,17 +6,16 @@ import threading
 import time
 from collections import deque
 
-from redis.exceptions import RedisError
-
 from domain.engine.json_codec import compact_json
 
 from service.app import presence as live_presence
+from service.store.errors import StoreUnavailable
+from service.store.log_feed import LogFeed
 
 log = logging.getLogger("turnstream.live")
 
 BLOCK_MS = 5000  # the reader's XREAD BLOCK; below the stream connections' socket timeout
 BATCH = 500  # log entries per partition per read
-CLUSTER_POLL_SECONDS = 0.05  # a cluster cannot XREAD keys of several slots at once: poll each node's keys
 SEATS_CACHE = 100_000  # matches whose players the reader remembers
 RESUME_SCAN_LIMIT = 2000  # log entries per partition a resuming user stream may replay before it is told to reset
 PRESENCE_SLICE = 500  # presence marks renewed per round trip
@@ -156,15 +155,13 @@ class LiveHub:
     """The process's single follower of the partition logs (and read-model change feeds): it folds each
     touched match once, redacts its new events once per viewer, and queues them on the watching streams."""
 
-    def __init__(self, redis_client, keys, matches, read_models, caps: StreamCaps, cluster: bool = False,
+    def __init__(self, feed: LogFeed, matches, read_models, caps: StreamCaps, presence: live_presence.Presence,
                  log_keep_hours: float = -1.0):
-        self.r = redis_client  # the streams' own connections, apart from commands and reads
+        self.feed = feed  # on the streams' own connections, apart from commands and reads
         self.log_keep_hours = log_keep_hours  # the partition logs keep this much (< 0: everything)
-        self.keys = keys
         self.matches = matches  # a MatchService on those connections, sharing the command path's cache
         self.read_models = read_models
         self.caps = caps
-        self.cluster = cluster
         self._lock = threading.Lock()
         self._by_match: dict = {}  # match id -> subscribers watching it explicitly
         self._by_user: dict = {}  # user id -> subscribers following all of that user's matches
@@ -174,7 +171,7 @@ class LiveHub:
         self._stopping = False
         self.watermark_ms = 0  # every log entry appended before this time has been queued on its streams
         self.healthy = True
-        self.presence = live_presence.Presence(redis_client)  # signed-in streams mark their user as watching
+        self.presence = presence  # signed-in streams mark their user as watching
 
     # -- streams come and go -------------------------------------------------------------------------
     def subscribe(self, sub: Subscriber) -> Subscriber:
@@ -227,7 +224,7 @@ class LiveHub:
         try:
             marks = self._presence_marks(subs)
             self.presence.closed(marks) if closed else self.presence.mark(marks, refresh=refresh)
-        except RedisError as exc:
+        except StoreUnavailable as exc:
             log.debug("presence marks not written: %s", exc)
 
     def _refresh_presence(self) -> None:
@@ -268,32 +265,11 @@ class LiveHub:
         for sub in subs:
             sub.close()
 
-    def _log_keys(self) -> list:
-        return ([self.keys.log(p) for p in range(self.keys.partitions)]
-                + [self.keys.changes(p) for p in range(self.keys.partitions)])
-
     def _start_positions(self) -> None:
         """Each followed key's last entry id now (so nothing appended from here on is missed)."""
-        keys = self._log_keys()
-        pipe = self.r.pipeline(transaction=False)
-        for key in keys:
-            pipe.xrevrange(key, "+", "-", count=1)
-        found = {key: (last[0][0] if last else "0-0") for key, last in zip(keys, pipe.execute())}
+        found = self.feed.latest()
         if not self._positions:
             self._positions = found
-
-    def _read(self) -> list:
-        """New entries of the followed keys: one XREAD BLOCK on a plain Redis, a polled pipeline on a cluster."""
-        if not self.cluster:
-            return self.r.xread(dict(self._positions), count=BATCH, block=BLOCK_MS) or []
-        pipe = self.r.pipeline()
-        keys = list(self._positions)
-        for key in keys:
-            pipe.xread({key: self._positions[key]}, count=BATCH)
-        found = [reply[0] for reply in pipe.execute() if reply]
-        if not found:
-            time.sleep(CLUSTER_POLL_SECONDS)
-        return found
 
     def _run(self) -> None:
         backoff = 0.1
@@ -302,7 +278,7 @@ class LiveHub:
                 if not self._positions:
                     self._start_positions()
                 started = now_ms()
-                for key, entries in self._read():
+                for key, entries in self.feed.read(self._positions):
                     for entry_id, fields in entries:
                         self._positions[key] = entry_id
                         self._dispatch(key, entry_id, fields)
@@ -310,7 +286,7 @@ class LiveHub:
                 if not self.healthy:
                     log.warning("live reader: the event store answers again; streams resume")
                 self.healthy, backoff = True, 0.1
-            except RedisError as exc:
+            except StoreUnavailable as exc:
                 if self.healthy:
                     log.warning("live reader: the event store is unreachable (%s); retrying", exc)
                 self.healthy = False
@@ -324,7 +300,7 @@ class LiveHub:
         match_id = fields.get("m")
         if not match_id:
             return
-        if key.endswith(":rm:changes"):
+        if self.feed.is_changes(key):
             self._deliver_changes(match_id, fields)
             return
         version, count = int(fields["v"]), int(fields.get("n", 1))
@@ -419,12 +395,9 @@ class LiveHub:
         followed = match_ids & sub.matches
         rest = sorted(match_ids - followed) if sub.user and sub.everything_of_user else []
         if rest:
-            pipe = self.r.pipeline(transaction=False)
-            for match_id in rest:
-                pipe.zscore(self.keys.player_index(sub.user), match_id)
-            for match_id, score in zip(rest, pipe.execute()):
+            for match_id, plays in zip(rest, self.feed.played_by(sub.user, rest)):
                 seats = self._seats.get(match_id)
-                if score is not None or (seats is not None and sub.user in seats[0]):
+                if plays or (seats is not None and sub.user in seats[0]):
                     followed.add(match_id)
         return followed
 
@@ -436,15 +409,9 @@ class LiveHub:
             return []  # follows no match: nothing to scan for
         if self.log_keep_hours >= 0 and since_ms < time.time() * 1000 - self.log_keep_hours * 3_600_000:
             return None  # the logs may be trimmed since then: the client reloads
-        keys = [self.keys.log(p) for p in range(self.keys.partitions)]
-        pipe = self.r.pipeline(transaction=False)
-        for key in keys:
-            pipe.xrange(key, f"{max(since_ms, 0)}-0", "+", count=RESUME_SCAN_LIMIT)
-        entries = []
-        for found in pipe.execute():
-            if len(found) >= RESUME_SCAN_LIMIT:
-                return None
-            entries.extend(found)
+        entries = self.feed.since(since_ms, RESUME_SCAN_LIMIT)
+        if entries is None:
+            return None
         entries.sort(key=lambda e: tuple(int(x) for x in e[0].split("-")))
         followed = self._followed(sub, {fields["m"] for _id, fields in entries})
         out, size = [], 0
