@@ -14,7 +14,7 @@ from service.web.actions import action_groups, actions
 from service.web.boards import render_board
 from service.web.deadline_view import hours_text, turn_deadlines
 from service.web.i18n import choose_language
-from service.web.match_log import LOG_LIMIT, chat_messages, latest, log_by_round, log_entries
+from service.web.match_log import LOG_LIMIT, chat_messages, dispute_vote_note, latest, log_by_round, log_entries
 from service.app.errors import AppError
 from service.app.matches import legal_for, seat_commands
 from service.app.rules_upgrade import proposal_shown
@@ -44,6 +44,7 @@ def live_sections(w, match, viewer, csrf: str = "") -> dict:
            "log": log, "rounds": rounds, "quotes": quotes,
            "disputes": list(match.disputes.values()), "header": header(match, viewer, active, legal),
            "rules_vote": rules_vote(match, names), "suggest": suggestable(match, viewer),
+           "vote_asked": vote_asked(match, viewer, names),
            "can_take_back": viewer in match.players and may_take_back(match, viewer),
            "chat": chat_messages(match, names), "standings": final_standings(match, view, names),
            "deadlines": turn_deadlines(w, match, active), "deadline_text": hours_text(match.turn_deadline_hours or 0)}
@@ -51,6 +52,15 @@ def live_sections(w, match, viewer, csrf: str = "") -> dict:
     html = {key: Markup(render_template(f"parts/{key}.html", **ctx)) for key in LIVE_PARTS}
     html["board"] = board
     return {"html": html, "names": names, "active": active}
+
+
+def vote_asked(match, viewer, names: dict) -> dict | None:
+    """The open dispute waiting for the viewer's vote, with its line in words (shown atop the actions), or None."""
+    dispute = match.open_dispute()
+    if dispute is None or viewer in (None, dispute["by"]) or viewer in dispute["votes"] or viewer in match.conceded:
+        return None
+    return {"id": dispute["id"], "version": dispute["version"], "reason": dispute["reason"],
+            "note": dispute_vote_note(match, viewer, names)}
 
 
 def suggestable(match, viewer) -> bool:

@@ -74,6 +74,7 @@ def test_someone_not_seated_gets_no_suggestion(client, make_user):
     answer = client.get(f"/api/matches/{mid}/suggestion", headers=he)
     assert answer.status_code == 403 and answer.get_json()["error"]["code"] == "not_seated"
     assert client.get(f"/api/matches/{mid}/suggestion").status_code == 401
+    assert client.get("/api/matches/m_nosuchmatch/suggestion", headers=ha).status_code == 404
 
 
 def test_a_finished_match_and_another_seats_move_give_no_suggestion(client, make_user, fast_bots):  # noqa: F811

@@ -26,7 +26,7 @@ SYMBOL = {"yellow": "★", "grey": "▲", "red": "◆", "blue": "●", "brown": 
 INK = "#1a1a1a"
 MUTED = "#4d4d4d"
 PANEL = "#f7f7f7"
-CHIP_W, CHIP_H, GAP = 50, 34, 6
+CHIP_W, CHIP_H, GAP = 50, 44, 6  # a chip the viewer acts on is a 44 px tap target
 _ORDER_NAMES = {info["order"]: info["order_name"] for info in COLOR_INFO.values()}
 TILE_W, TILE_H = 168, 48
 
@@ -53,7 +53,8 @@ def _chip(x, y, color, count) -> str:
     """One card-colour chip: the colour, its symbol and the count, ink chosen for contrast."""
     fill = FILL.get(color, "#cccccc")
     return (f'<rect data-mark="" x="{x}" y="{y}" width="{CHIP_W}" height="{CHIP_H}" rx="5" fill="{fill}" stroke="#333"/>'
-            + text(x + CHIP_W / 2, y + 22, f"{SYMBOL.get(color, '?')} {count}", 14, ink(fill), "middle", "bold"))
+            + text(x + CHIP_W / 2, y + CHIP_H / 2 + 5, f"{SYMBOL.get(color, '?')} {count}", 14, ink(fill), "middle",
+                   "bold"))
 
 
 def _chips(counts: dict, label: str, zone: str | None = None) -> str:
@@ -203,8 +204,8 @@ def _residence(pid, tableau, seat) -> str:
     width = 12 + len(ordered) * (CHIP_W + GAP) + (9 * len(order) + 8 if order else 0)
     width = max(width, 80)
     chips = "".join(_chip(6 + i * (CHIP_W + GAP), 5, c, counts[c]) for i, c in enumerate(ordered))
-    shown = text(12 + len(ordered) * (CHIP_W + GAP), 27, order, 14, INK, weight="bold") if order else \
-        ("" if ordered else text(8, 27, _("empty"), 14, MUTED))
+    shown = text(12 + len(ordered) * (CHIP_W + GAP), CHIP_H / 2 + 10, order, 14, INK, weight="bold") if order else \
+        ("" if ordered else text(8, CHIP_H / 2 + 10, _("empty"), 14, MUTED))
     name = _("%(player)s's Residence", player=pid) + (f" ({order})" if order else "")
     body = (f'<rect x="1" y="1" width="{width - 2}" height="{CHIP_H + 8}" rx="6" fill="transparent" stroke="#bbb"/>'
             + chips + shown)

@@ -1,0 +1,127 @@
+"""Every target a thumb presses on a 390 px phone is at least 44 px, on each game's match page in English and
+Russian: buttons, the header's and other links on their own, board places to act on (Uchronia's card chips);
+during an open dispute the vote buttons lead the actions card (not screens below it); a signed-out visitor of a
+match page is offered sign-in there. Screenshots at 390 and 1280 px in both languages."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tests.e2e import browser_kit
+from tests.e2e.browser_kit import browser, context_at, open_match, screenshot  # noqa: F401 (browser: fixture)
+from tests.e2e.processes import Api, service, start_invited
+
+pytestmark = pytest.mark.browser
+ARTIFACTS = browser_kit.ARTIFACTS / "phone-targets"
+GAMES = ("uchronia", "merchant-of-venus", "ti4-exploration", "origins")
+# what a thumb presses: links, controls, and the board's places to act on (a board term explains itself on tap
+# but is no target of its own: the terms' list below the board is)
+TARGETS = ("a[href], button, summary, input:not([type=hidden]), select, textarea, [role=button], .place-live, "
+           "[tabindex]:not([tabindex='-1'])")
+SMALL = """(selector) => [...document.querySelectorAll(selector)]
+    .filter(e => e.checkVisibility() && !e.closest('.board-tip'))
+    .map(e => { const r = e.getBoundingClientRect();
+                return [e.tagName, (e.getAttribute('aria-label') || e.textContent || '').trim().slice(0, 40),
+                        Math.round(r.width * 10) / 10, Math.round(r.height * 10) / 10]; })
+    .filter(t => t[2] < 44 || t[3] < 44)"""
+
+
+@pytest.fixture(scope="module")
+def site(redis_url, tmp_path_factory):
+    """A server with Ann and Bob, a match of each game, and a Uchronia match where Bob disputes Ann's move."""
+    import redis
+    redis.Redis.from_url(redis_url).flushdb()
+    with service(redis_url, tmp_path_factory.mktemp("phone-targets")) as base:
+        ann, bob = (Api(base).post("/api/users", {"name": name})[1] for name in ("Ann", "Bob"))
+        apis = {ann["id"]: Api(base, ann["token"]), bob["id"]: Api(base, bob["token"])}
+        matches = {}
+        for game in GAMES + ("disputed",):
+            status, match = start_invited(apis[ann["id"]], {"game": "uchronia" if game == "disputed" else game,
+                                                            "players": [ann["id"], bob["id"]]},
+                                          {bob["id"]: bob["token"]})
+            assert status == 201, match
+            matches[game] = match["id"]
+        yield {"base": base, "ann": ann, "bob": bob, "matches": matches,
+               "dispute": dispute_a_move(apis, matches["disputed"], bob["id"])}
+
+
+def dispute_a_move(apis: dict, match_id: str, by: str) -> int:
+    """Play a legal move of whoever is to act other than `by`, and `by` disputes it; its version."""
+    summary = apis[by].get(f"/api/matches/{match_id}")[1]
+    mover = next(p for p in summary["active_players"] if p != by)
+    command = random.Random(3).choice(apis[mover].get(f"/api/matches/{match_id}/legal")[1]["commands"])
+    status, answer = apis[mover].post(f"/api/matches/{match_id}/commands", command)
+    assert status == 201, answer
+    version = answer["version"]
+    status, opened = apis[by].post(f"/api/matches/{match_id}/disputes", {"version": version, "reason": "no"})
+    assert status == 201, opened
+    return version
+
+
+def player_page(browser, site, who: str, width: int, lang: str):
+    """A page `width` px wide in `lang` signed in as `who` on the lobby's form; (context, page)."""
+    context = context_at(browser, width, lang)
+    page = context.new_page()
+    page.goto(site["base"] + "/")
+    page.fill("#signin-form input[name=token]", site[who]["token"])
+    page.click("#signin-form button[type=submit]")
+    page.wait_for_selector("#your-move")
+    return context, page
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("game", GAMES)
+def test_every_target_of_a_match_page_is_44px_on_a_phone(browser, site, game, lang):
+    context, page = player_page(browser, site, "ann", 390, lang)
+    open_match(page, site["base"], site["matches"][game])
+    page.wait_for_selector("#board [data-place], #board .board-set")
+    if game == "uchronia":
+        assert page.locator("#board .place-live").count() >= 1, "the viewer's card chips are places to act on"
+    assert page.evaluate(SMALL, TARGETS) == []
+    assert page.locator("[data-board-terms] > summary").count() == 1, "the board's terms: one target opening a list"
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(page, f"{game}-{lang}", ARTIFACTS)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    screenshot(page, f"{game}-{lang}", ARTIFACTS)
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_an_open_disputes_vote_leads_the_actions_card_on_a_phone(browser, site, lang):
+    context, page = player_page(browser, site, "ann", 390, lang)
+    open_match(page, site["base"], site["matches"]["disputed"])
+    card = page.locator("#actions-card")
+    votes = card.locator("[data-vote]")
+    assert votes.count() == 2, "accept and reject, in the actions card"
+    top = card.bounding_box()["y"]
+    for box in (votes.nth(0).bounding_box(), votes.nth(1).bounding_box()):
+        assert box["height"] >= 44 and box["y"] - top < 260, (box, top)
+    assert page.locator("#section-disputes [data-vote]").count() == 0, "one pair of vote buttons on the page"
+    assert page.locator("#section-disputes [data-vote-at-actions]").count() == 1
+    assert "Nothing to do" not in card.inner_text() and "Сейчас делать нечего" not in card.inner_text()
+    assert page.evaluate(SMALL, TARGETS) == []
+    card.evaluate("el => el.scrollIntoView()")
+    screenshot(page, f"dispute-{lang}", ARTIFACTS, full_page=False)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    screenshot(page, f"dispute-{lang}", ARTIFACTS, full_page=False)
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_signed_out_phone_is_offered_sign_in_on_the_match_page(browser, site, lang):
+    with context_at(browser, 390, lang) as context:
+        page = context.new_page()
+        open_match(page, site["base"], site["matches"]["uchronia"])
+        assert page.is_visible("[data-sign-in-to-play] input[name=token]")
+        assert page.is_visible("[data-sign-in-to-play] input[name=email]")
+        assert page.evaluate(SMALL, TARGETS) == []
+        screenshot(page, f"signed-out-{lang}", ARTIFACTS, full_page=False)
+        page.fill("[data-sign-in-to-play] input[name=token]", site["bob"]["token"])
+        page.click("[data-sign-in-token] button[type=submit]")
+        page.wait_for_url(f"**/matches/{site['matches']['uchronia']}")
+        page.wait_for_selector("#live-indicator.on")
+        assert page.get_attribute("body", "data-viewer") == site["bob"]["id"]
+        page.set_viewport_size({"width": 1280, "height": 900})
+        page.goto(page.url)
+        screenshot(page, f"signed-in-back-{lang}", ARTIFACTS, full_page=False)
