@@ -18,6 +18,7 @@ from service.app.state_views import StateViews
 from service.app.users import Users
 from service.config import Settings, from_env
 from service.store.auth_cache import AuthCache
+from service.store.backup_records import BackupRecords, RedisBackupRecords
 from service.store.connections import make_redis, make_stream_redis
 from service.store.events import EventStore
 from service.store.log_feed import RedisLogFeed
@@ -39,6 +40,7 @@ class Wiring:
     ratings: Ratings
     live: LiveHub
     state_views: StateViews
+    backups: BackupRecords | None = None
     mail: MailService | None = None
 
 
@@ -54,7 +56,7 @@ def build(settings: Settings | None = None, redis_client=None, games: dict[str, 
     matches = MatchService(store, games, cache_size=settings.cache_size, snapshots=snapshots)
     users = Users(RedisUserRecords(r), AuthCache(r, settings.auth_cache_seconds))
     return Wiring(settings=settings, redis=r, store=store, games=games, matches=matches, users=users,
-                  read_models=ReadModels(r, store.keys), ratings=Ratings(r),
+                  read_models=ReadModels(r, store.keys), ratings=Ratings(r), backups=RedisBackupRecords(r, store.keys),
                   live=build_live(settings, redis_client, games, matches), state_views=StateViews(matches),
                   mail=MailService(r, users, settings.public_url, mail_queue_factory(settings)))
 

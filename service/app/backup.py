@@ -21,12 +21,10 @@ from service.app.display_names import MAX_LENGTH as MAX_NAME, display_name
 from service.app.errors import Invalid
 from service.app.history import EXPORT_FORMAT, History
 from service.app.ids import id_refusal
-from service.app.installation import WEBHOOK_SECRET_KEY
 from service.app.mail.contacts import DIGEST, LANGUAGES, check_address, check_preferences
-from service.app.mail.tokens import KEY as MAIL_SIGNING_KEY
 from service.app.webhook_targets import literal_refusal, parse_allowlist
 from service.store.archive_codec import ArchiveError
-from service.store.keys import Keys
+from service.store.backup_records import INSTALLATION
 
 BACKUP_KIND = "turnstream-operator-backup/1"
 WARNING = ("OPERATOR BACKUP: holds the secret seed of every running match (future dice and shuffles), "
@@ -34,7 +32,7 @@ WARNING = ("OPERATOR BACKUP: holds the secret seed of every running match (futur
            "hand it to a player.")
 USER_FIELDS = ("id", "name", "token_hash", "webhook", "webhook_secret", "email", "email_verified", "lang", "notify")
 # the installation's own keys, by their name in installation.json: without them a restore breaks every link mailed
-INSTALLATION_KEYS = {"mail_signing_key": MAIL_SIGNING_KEY, "webhook_secret": WEBHOOK_SECRET_KEY}
+INSTALLATION_KEYS = tuple(INSTALLATION)
 INSTALLATION_KEY = re.compile(r"[\x21-\x7e]{16,256}")
 
 
@@ -45,15 +43,12 @@ class RestoreRefused(Exception):
 # -- export ----------------------------------------------------------------------------------------
 def match_ids(w) -> list:
     """Every stored match id (one SCAN over the match meta keys; every node of a cluster)."""
-    found = set()
-    for key in w.redis.scan_iter(match=Keys.META_PATTERN, count=1000):
-        found.add(Keys.match_of_meta(key))
-    return sorted(found)
+    return w.backups.match_ids()
 
 
 def user_ids(w) -> list:
     """Every user id."""
-    return sorted(Keys.user_of(key) for key in w.redis.scan_iter(match=Keys.USER_PATTERN, count=1000))
+    return w.backups.user_ids()
 
 
 def backup_match(history: History, match_id: str) -> dict:
@@ -65,18 +60,18 @@ def backup_match(history: History, match_id: str) -> dict:
 
 def backup_installation(w) -> dict:
     """The installation's signing keys this Redis holds, by name."""
-    values = {name: w.redis.get(key) for name, key in INSTALLATION_KEYS.items()}  # (several slots on a cluster)
+    values = w.backups.installation(INSTALLATION_KEYS)
     return {name: value for name, value in values.items() if value}
 
 
 def backup_user(w, user_id: str) -> dict | None:
     """A user's record: id, name, token digest, webhook and its signing secret, address (proven or not), mail
     language and notification preferences (and whether a legacy token key names it)."""
-    rec = w.redis.hgetall(Keys.user(user_id))
+    rec, legacy = w.backups.user(user_id)
     if not rec:
         return None
     out = {k: rec[k] for k in USER_FIELDS if rec.get(k)}
-    if rec.get("token_hash") and w.redis.exists(Keys.token(rec["token_hash"])):
+    if legacy:
         out["legacy_token_key"] = True
     return out
 
@@ -448,17 +443,9 @@ def _already_here(w, plan: dict, user_src: dict, match_src: dict) -> list:
     legacy = [u for u in users if u.get("legacy_token_key")]
     if not users and not matches:
         return []
-    pipe = w.redis.pipeline(transaction=False)
     proven = [u for u in users if u.get("email_verified")]
-    for user in users:
-        pipe.exists(Keys.user(user["id"]))
-    for user in legacy:
-        pipe.exists(Keys.token(user["token_hash"]))
-    for user in proven:
-        pipe.exists(Keys.verified_email(user["email"]))
-    for match in matches:
-        pipe.exists(w.store.keys.meta(match["match"]), w.store.keys.stream(match["match"]))
-    found = iter(pipe.execute())
+    found = iter(w.backups.already_here([u["id"] for u in users], [u["token_hash"] for u in legacy],
+                                        [u["email"] for u in proven], [m["match"] for m in matches]))
     problems = [f"{user_src[u['id']]}: user {u['id']}: already exists here" for u in users if next(found)]
     problems += [f"{user_src[u['id']]}: user {u['id']}: its legacy token key is already in use here"
                  for u in legacy if next(found)]
@@ -481,24 +468,17 @@ def restore_match(w, plan: dict) -> int:
 def restore_user(w, user: dict) -> None:
     """Write one checked user record and its name index entry (and a legacy token key when it had one)."""
     from service.app.users import name_entry
-    pipe = w.redis.pipeline(transaction=False)
-    pipe.hset(Keys.user(user["id"]), mapping={k: user[k] for k in USER_FIELDS if user.get(k)})
-    pipe.zadd(Keys.user_names(), {name_entry(user["name"], user["id"]): 0})
-    if user.get("legacy_token_key") and user.get("token_hash"):
-        pipe.set(Keys.token(user["token_hash"]), user["id"])
-    if user.get("email_verified"):
-        pipe.set(Keys.verified_email(user["email"]), user["id"])  # the address signs this player in by e-mail again
-    if user.get("notify") and json.loads(user["notify"]).get("your_move") == DIGEST:
-        pipe.sadd(Keys.digest_readers(), user["id"])
-    pipe.execute()
+    w.backups.restore_user({k: user[k] for k in USER_FIELDS if user.get(k)}, name_entry(user["name"], user["id"]),
+                           user["token_hash"] if user.get("legacy_token_key") and user.get("token_hash") else None,
+                           user["email"] if user.get("email_verified") else None,
+                           bool(user.get("notify")) and json.loads(user["notify"]).get("your_move") == DIGEST)
 
 
 def restore_installation(w, keys: dict) -> list:
     """Write the installation's signing keys (the links mailed before the backup work again); the names of those
     that replaced a different key this Redis held (the links it mailed itself stop working)."""
-    held = {name: w.redis.get(INSTALLATION_KEYS[name]) for name in keys}
-    for name, value in keys.items():
-        w.redis.set(INSTALLATION_KEYS[name], value)
+    held = w.backups.installation(keys)
+    w.backups.set_installation(keys)
     return [name for name, value in keys.items() if held.get(name) not in (None, value)]
 
 
