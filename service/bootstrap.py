@@ -12,7 +12,6 @@ from projections.readers import ReadModels
 from projections.snapshots import SnapshotStore
 from service.app.live import BATCH as LIVE_BATCH, BLOCK_MS, LiveHub, StreamCaps
 from service.app.mail.service import MailService
-from service.app.presence import Presence
 from service.app.matches import MatchService
 from service.app.state_views import StateViews
 from service.app.users import Users
@@ -22,6 +21,7 @@ from service.store.backup_records import BackupRecords, RedisBackupRecords
 from service.store.connections import make_redis, make_stream_redis
 from service.store.events import EventStore
 from service.store.log_feed import RedisLogFeed
+from service.store.presence import Presence
 from service.store.user_records import RedisUserRecords
 from service.server.limits import stream_cap
 

@@ -8,8 +8,8 @@ from collections import deque
 
 from domain.engine.json_codec import compact_json
 
-from service.app import presence as live_presence
 from service.store.errors import StoreUnavailable
+from service.store import presence as live_presence
 from service.store.log_feed import LogFeed
 
 log = logging.getLogger("turnstream.live")

@@ -198,7 +198,7 @@ class Keys:
 
     @staticmethod
     def presence(user_id: str) -> str:
-        """A user's live-stream marks (service/app/presence.py)."""
+        """A user's live-stream marks (service/store/presence.py)."""
         return f"ts:presence:{user_id}"
 
     @staticmethod

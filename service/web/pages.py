@@ -20,7 +20,7 @@ from service.web.http import wiring
 from service.web.lobby_form import bots_from_form, field_errors, option_fields, parse_options, resolve_invites
 from service.web.match_log import dispute_vote_note, rules_vote_note
 from service.web.match_page import live_sections
-from service.app.seen import SeenVersions
+from service.store.seen import SeenVersions
 from service.app.standings import winners_sentence
 from service.web.game_words import say
 from service.web.i18n import choose_language

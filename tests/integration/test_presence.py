@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import time
 
-from service.app.presence import Presence, member, now_ms
+from service.store.presence import Presence, member, now_ms
 
 
 def test_a_stream_counts_from_open_to_close_and_a_late_refresh_does_not_revive_it(redis_client):

@@ -10,7 +10,7 @@ from domain.engine.bot_seats import seat_bots
 
 from service.app import chat as chat_service
 from service.app import invitations
-from service.app.seen import SeenVersions
+from service.store.seen import SeenVersions
 from service.web import schemas
 from service.web.errors import ApiError, status_of
 from service.metrics import command_observed
