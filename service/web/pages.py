@@ -144,8 +144,13 @@ def error_page(status: int, message: str):
 
 def limit_page(wait: int):
     """The 429 page in the page's language: how long to wait (never the limit's English terms), with Retry-After."""
-    page = error_page(429, ngettext("Too many requests: wait %(num)s second and try again.",
-                                    "Too many requests: wait %(num)s seconds and try again.", wait))
+    if wait > 90:  # a long wait in minutes, rounded up
+        words = ngettext("Too many requests: wait %(num)s minute and try again.",
+                         "Too many requests: wait %(num)s minutes and try again.", -(-wait // 60))
+    else:
+        words = ngettext("Too many requests: wait %(num)s second and try again.",
+                         "Too many requests: wait %(num)s seconds and try again.", wait)
+    page = error_page(429, words)
     page.headers["Retry-After"] = str(wait)
     return page
 

@@ -1,7 +1,9 @@
 """Every target a thumb presses on a 390 px phone is at least 44 px, on each game's match page in English and
 Russian: buttons, the header's and other links on their own, board places to act on (Uchronia's card chips);
 during an open dispute the vote buttons lead the actions card (not screens below it); a signed-out visitor of a
-match page is offered sign-in there. Screenshots at 390 and 1280 px in both languages."""
+match page is offered sign-in there, and the pages it leads to (the mail's notice, the limit's page, the new
+token's page with the way back) are in the page's language with 44 px targets. Screenshots at 390 and 1280 px in
+both languages."""
 from __future__ import annotations
 
 import random
@@ -32,7 +34,8 @@ def site(redis_url, tmp_path_factory):
     """A server with Ann and Bob, a match of each game, and a Uchronia match where Bob disputes Ann's move."""
     import redis
     redis.Redis.from_url(redis_url).flushdb()
-    with service(redis_url, tmp_path_factory.mktemp("phone-targets")) as base:
+    limits = {"TURNSTREAM_SIGNIN_RATE_LIMIT": "2/hour"}  # a sign-in mail asked in each language, then the limit
+    with service(redis_url, tmp_path_factory.mktemp("phone-targets"), extra_env=limits) as base:
         ann, bob = (Api(base).post("/api/users", {"name": name})[1] for name in ("Ann", "Bob"))
         apis = {ann["id"]: Api(base, ann["token"]), bob["id"]: Api(base, bob["token"])}
         matches = {}
@@ -125,3 +128,45 @@ def test_a_signed_out_phone_is_offered_sign_in_on_the_match_page(browser, site, 
         page.set_viewport_size({"width": 1280, "height": 900})
         page.goto(page.url)
         screenshot(page, f"signed-in-back-{lang}", ARTIFACTS, full_page=False)
+
+
+def shot_both(page, name: str) -> None:
+    """The page at 390 px (as it is) and at 1280 px, its top, into ARTIFACTS."""
+    assert page.evaluate(SMALL, TARGETS) == []
+    screenshot(page, name, ARTIFACTS, full_page=False)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    screenshot(page, name, ARTIFACTS, full_page=False)
+
+
+def ask_sign_in_mail(browser, site, lang: str):
+    """A signed-out phone asks for a sign-in mail on the match page; (context, page) on the answer."""
+    context = context_at(browser, 390, lang)
+    page = context.new_page()
+    open_match(page, site["base"], site["matches"]["uchronia"])
+    page.fill("[data-sign-in-email] input[name=email]", "ann@example.com")
+    page.click("[data-sign-in-email] button[type=submit]")
+    page.wait_for_selector("[data-notice], .error-card")
+    return context, page
+
+
+def test_the_sign_in_mail_its_limit_and_the_way_back_on_a_phone(browser, site):
+    said = {"en": ("If this address belongs to a player", "Too many requests: wait"),
+            "ru": ("Если этот адрес принадлежит игроку", "Слишком много запросов: подождите")}
+    for lang in ("en", "ru"):
+        context, page = ask_sign_in_mail(browser, site, lang)
+        assert said[lang][0] in page.inner_text("main")
+        shot_both(page, f"sign-in-mail-asked-{lang}")
+        context.close()
+    for lang in ("en", "ru"):
+        context, page = ask_sign_in_mail(browser, site, lang)
+        assert said[lang][1] in page.inner_text("main") and page.is_visible(".error-card")
+        shot_both(page, f"sign-in-mail-limit-{lang}")
+        context.close()
+    for lang in ("en", "ru"):
+        context, page = player_page(browser, site, "ann", 390, lang)
+        page.goto(f"{site['base']}/welcome?next=/matches/{site['matches']['uchronia']}")
+        shot_both(page, f"welcome-back-{lang}")
+        page.click("[data-back-to-match]")
+        page.wait_for_selector("#live-indicator.on")
+        assert page.get_attribute("body", "data-viewer") == site["ann"]["id"]
+        context.close()

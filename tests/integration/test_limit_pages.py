@@ -43,3 +43,4 @@ def test_sign_in_mails_past_their_limit_answer_in_russian(wiring, games):
     assert browser.post("/sign-in", data=form, headers=RU_PAGE).status_code == 202
     html = refused_page(browser.post("/sign-in", data=form, headers=RU_PAGE), "ru")
     assert "Слишком много запросов: подождите" in html and english_words(html) == []
+    assert re.search(r"подождите (60|59) минут", html), "an hour's wait in minutes"
