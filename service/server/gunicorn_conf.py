@@ -37,7 +37,9 @@ def _bind(chosen: str, port: str) -> str:
 
 
 bind = _bind(os.environ.get("TURNSTREAM_BIND", ""), os.environ.get("PORT") or "8000")
-worker_class = "gevent"  # one greenlet per connection: an open live-update stream costs no OS thread
+# gevent: one greenlet per connection, so an open live-update stream costs no OS thread; gunicorn's gevent worker
+# with a short path for plain command requests (service/server/command_worker.py)
+worker_class = "service.server.command_worker.CommandWorker"
 workers = int(os.environ.get("WEB_CONCURRENCY") or 2)  # one per core: commands are CPU-bound in each process
 worker_connections = int(os.environ.get("TURNSTREAM_WORKER_CONNECTIONS") or 6000)  # open sockets per worker
 timeout = 30  # a worker that stops answering the arbiter's heartbeat for this long is restarted
