@@ -21,6 +21,7 @@ from service.store.backup_records import BackupRecords, RedisBackupRecords
 from service.store.connections import make_redis, make_stream_redis
 from service.store.events import EventStore
 from service.store.log_feed import RedisLogFeed
+from service.store.mail_marks import RedisMailMarks
 from service.store.presence import Presence
 from service.store.user_records import RedisUserRecords
 from service.server.limits import stream_cap
@@ -58,7 +59,7 @@ def build(settings: Settings | None = None, redis_client=None, games: dict[str, 
     return Wiring(settings=settings, redis=r, store=store, games=games, matches=matches, users=users,
                   read_models=ReadModels(r, store.keys), ratings=Ratings(r), backups=RedisBackupRecords(r, store.keys),
                   live=build_live(settings, redis_client, games, matches), state_views=StateViews(matches),
-                  mail=MailService(r, users, settings.public_url, mail_queue_factory(settings)))
+                  mail=MailService(RedisMailMarks(r), users, settings.public_url, mail_queue_factory(settings)))
 
 
 def mail_queue_factory(settings: Settings):

@@ -8,7 +8,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 CLEAN = ("service/app/users.py", "service/app/mail/contacts.py",  # behind ports: service/store/user_records.py
          "service/app/live.py",  # service/store/log_feed.py
-         "service/app/backup.py")  # service/store/backup_records.py
+         "service/app/backup.py",  # service/store/backup_records.py
+         "service/app/mail/tokens.py", "service/app/mail/service.py")  # service/store/mail_marks.py
 COMMANDS = {"pipeline", "execute", "get", "set", "delete", "exists", "expire", "pexpire", "hget", "hset",
             "hgetall", "hmget", "hsetnx", "hdel", "hincrby", "zadd", "zrem", "zrange", "zrangebylex",
             "zrangebyscore", "zrevrangebyscore", "zscore", "zcard", "sadd", "srem", "smembers", "xadd", "xread",

@@ -6,7 +6,7 @@ import hashlib
 import logging
 import re
 
-from service.store.keys import Keys
+from service.store.mail_marks import MailMarks
 
 from .contacts import Contacts, check_address
 from .tokens import SIGN_IN_SECONDS, VERIFY_SECONDS, LinkRefused, MailTokens
@@ -15,8 +15,6 @@ log = logging.getLogger("turnstream.mail")
 
 JOB = "workers.mail.send_mail"
 SIGN_IN_JOB = "workers.mail.sign_in_requested"  # finds who proved an address and mails them a link
-QUEUED_PREFIX = Keys.MAIL_QUEUED_PREFIX  # + mail id: handed to the queue (never twice)
-SENT_PREFIX = Keys.MAIL_SENT_PREFIX  # + mail id: handed to the SMTP server or written (a retried job never resends)
 MARK_TTL_SECONDS = 30 * 24 * 3600
 # seconds between attempts while the SMTP server is away: the last interval repeats, so ~24 attempts span about
 # a day (an outage delays mail, loses none; a longer one leaves the job in RQ's failed registry to requeue)
@@ -41,11 +39,11 @@ def job_id_of(mail_id: str) -> str:
 class MailService:
     """Mail use cases over the users' hashes and the notifications queue (`queue_factory()` gives the RQ queue)."""
 
-    def __init__(self, redis_client, users, public_url: str, queue_factory=None):
-        self.r = redis_client
+    def __init__(self, marks: MailMarks, users, public_url: str, queue_factory=None):
+        self.marks = marks  # mails queued and sent (never twice), links opened, the link signing key
         self.users = users
         self.contacts = Contacts(users.records)  # addresses and preferences live in the users' records
-        self.tokens = MailTokens(redis_client)
+        self.tokens = MailTokens(marks)
         self.public_url = public_url.rstrip("/")
         self.queue_factory = queue_factory
 
@@ -58,7 +56,7 @@ class MailService:
         """Hand one mail to the queue once per id (`spec`: {"id", "kind", "user", ...}, read by the job), to be
         sent now or at `at` (an aware datetime); False when that id was posted already."""
         from rq import Retry
-        if not self.r.set(QUEUED_PREFIX + spec["id"], "1", nx=True, ex=MARK_TTL_SECONDS):
+        if not self.marks.queue_once(spec["id"], MARK_TTL_SECONDS):
             return False
         options = dict(job_id=job_id_of(spec["id"]), retry=Retry(max=RETRY_MAX, interval=RETRY_INTERVALS),
                        result_ttl=24 * 3600, failure_ttl=30 * 24 * 3600)
@@ -68,17 +66,17 @@ class MailService:
             else:
                 self.queue_factory().enqueue_at(at, JOB, spec, **options)
         except Exception:
-            self.r.delete(QUEUED_PREFIX + spec["id"])  # not queued: a later attempt may post it again
+            self.marks.unqueue(spec["id"])  # not queued: a later attempt may post it again
             raise
         return True
 
     def was_sent(self, mail_id: str) -> bool:
         """True once the mail with this id has been handed over."""
-        return bool(self.r.exists(SENT_PREFIX + mail_id))
+        return self.marks.sent(mail_id)
 
     def mark_sent(self, mail_id: str) -> None:
         """Remember that this mail was handed over (a retry of its job sends nothing)."""
-        self.r.set(SENT_PREFIX + mail_id, "1", ex=MARK_TTL_SECONDS)
+        self.marks.mark_sent(mail_id, MARK_TTL_SECONDS)
 
     # -- the address ------------------------------------------------------------------------------------------
     def request_verification(self, user_id: str, raw_address: str, lang: str) -> str:

@@ -6,10 +6,8 @@ import secrets
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
-from service.store.keys import Keys
+from service.store.mail_marks import MailMarks
 
-KEY = Keys.MAIL_SIGNING_KEY
-USED_PREFIX = Keys.MAIL_USED_PREFIX  # + a link's nonce: the link was opened (single use)
 VERIFY_SECONDS = 7 * 24 * 3600
 SIGN_IN_SECONDS = 15 * 60
 
@@ -25,14 +23,13 @@ class LinkRefused(Exception):
 class MailTokens:
     """Makes and checks the tokens of mail links."""
 
-    def __init__(self, redis_client):
-        self.r = redis_client
+    def __init__(self, marks: MailMarks):
+        self.marks = marks
         self._key = None
 
     def _serializer(self, purpose: str) -> URLSafeTimedSerializer:
         if self._key is None:
-            self.r.set(KEY, secrets.token_urlsafe(48), nx=True)
-            self._key = self.r.get(KEY)
+            self._key = self.marks.signing_key(lambda: secrets.token_urlsafe(48))
         return URLSafeTimedSerializer(self._key, salt=f"turnstream-{purpose}")
 
     # -- unsubscribe: {user, kind}, valid for as long as the key is ------------------------------------------
@@ -63,13 +60,13 @@ class MailTokens:
             raise LinkRefused("invalid") from None
         if not isinstance(data, dict) or "n" not in data:
             raise LinkRefused("invalid")
-        if self.r.exists(USED_PREFIX + str(data["n"])):
+        if self.marks.link_used(str(data["n"])):
             raise LinkRefused("used")
         return data
 
     def spend(self, purpose: str, token: str, max_age: int) -> dict:
         """The data of a valid token, marking it used (exactly one caller wins), or LinkRefused."""
         data = self.peek(purpose, token, max_age)
-        if not self.r.set(USED_PREFIX + str(data["n"]), "1", nx=True, ex=max_age + 3600):
+        if not self.marks.use_link(str(data["n"]), max_age + 3600):
             raise LinkRefused("used")
         return data
