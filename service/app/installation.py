@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import secrets
 
-from service.store.keys import Keys
-
-WEBHOOK_SECRET_KEY = Keys.WEBHOOK_SECRET
+from service.store.installation import own_webhook_secret
 
 
 def webhook_secret(settings, redis) -> str:
@@ -18,8 +16,6 @@ def webhook_secret(settings, redis) -> str:
     from service.logs import remember_secret
     if settings.webhook_secret:
         return settings.webhook_secret
-    redis.set(WEBHOOK_SECRET_KEY, secrets.token_urlsafe(32), nx=True)
-    value = redis.get(WEBHOOK_SECRET_KEY)
-    value = value.decode() if isinstance(value, bytes) else value
+    value = own_webhook_secret(redis, lambda: secrets.token_urlsafe(32))
     remember_secret(value)  # masked in every log line, as a configured secret is
     return value

@@ -8,6 +8,8 @@ from datetime import timedelta
 from domain.engine.timestamps import format_time, parse_time
 
 from service.app.errors import RuleRefused
+from service.store.errors import StoreUnavailable
+from service.store.queues import queue_factory
 
 log = logging.getLogger("turnstream.votes")
 DEFAULT_HOURS = 48.0  # TURNSTREAM_DISPUTE_HOURS: how long the other players have to vote
@@ -16,11 +18,7 @@ QUEUE = "default"  # the queue of turn deadlines and vote expiries
 
 def expiry_queue(w):
     """The factory of the queue a wiring's expiry jobs go to (opened only when a vote is scheduled)."""
-    from rq import Queue
-
-    from service.store.connections import make_queue_redis
-
-    return lambda: Queue(QUEUE, connection=make_queue_redis(w.settings))
+    return queue_factory(w.settings, QUEUE)
 
 
 def deadline_after(now: str, hours: float) -> str:
@@ -33,14 +31,13 @@ def schedule_expiry(queue_factory, hours: float, job: str, match_id: str, vote_i
     (the vote then closes on the next access past its deadline)."""
     if queue_factory is None:
         return False
-    from redis.exceptions import RedisError
     from rq import Retry
 
     try:
         queue_factory().enqueue_in(timedelta(hours=hours), job, match_id, vote_id, job_id=job_id, result_ttl=0,
                                    retry=Retry(max=3, interval=[10, 60, 300]))
         return True
-    except RedisError as exc:
+    except StoreUnavailable as exc:
         log.warning("cannot schedule the expiry of %s/%s (it expires on the next access): %s", match_id, vote_id, exc)
         return False
 

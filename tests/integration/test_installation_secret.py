@@ -9,11 +9,14 @@ from pathlib import Path
 
 import redis
 
-from service.app.installation import WEBHOOK_SECRET_KEY, webhook_secret
+from service.app.installation import webhook_secret
 from service.config import Settings, from_env
 from service.server.embedded_redis import EmbeddedRedis
+from service.store.keys import Keys
 from tests.e2e.processes import ROOT, stop
 from tests.waiting import wait_for
+
+WEBHOOK_SECRET_KEY = Keys.WEBHOOK_SECRET
 
 
 def test_there_is_no_built_in_webhook_secret():
