@@ -39,12 +39,8 @@ class CommandWorker(GeventWorker):
 
     def init_process(self):
         """Decide once whether the short path may serve, and what every environ starts with."""
-        cfg = self.cfg
-        self.short_path = (not cfg.is_ssl and cfg.proxy_protocol in (False, "off", None) and not cfg.accesslog
-                           and not os.environ.get("SCRIPT_NAME")
-                           and cfg.pre_request is gconfig.PreRequest.default
-                           and cfg.post_request is gconfig.PostRequest.default)
-        self.base_environ = gwsgi.base_environ(cfg)
+        self.short_path = short_path_allowed(self.cfg, os.environ)
+        self.base_environ = gwsgi.base_environ(self.cfg)
         super().init_process()
 
     def handle(self, listener, client, addr):
@@ -55,6 +51,9 @@ class CommandWorker(GeventWorker):
         try:
             done = self.serve_plain(listener.getsockname(), client, addr)
         except OSError:  # the client went away: gunicorn would close the connection too
+            done = True
+        except Exception:  # as gunicorn's handle: logged, the connection ended
+            self.log.exception("Error handling request")
             done = True
         if done:
             util.close(client)
@@ -126,6 +125,14 @@ class CommandWorker(GeventWorker):
             util.write_error(client, 500, "Internal Server Error", "")
             return False
         return True
+
+
+def short_path_allowed(cfg, environ) -> bool:
+    """Whether the short path may serve under this configuration: plain TCP without TLS or the PROXY protocol,
+    keep-alive on, no SCRIPT_NAME, no access log and gunicorn's own request hooks (nothing it would skip)."""
+    return (not cfg.is_ssl and cfg.proxy_protocol in (False, "off", None) and cfg.keepalive > 0
+            and not cfg.accesslog and not environ.get("SCRIPT_NAME")
+            and cfg.pre_request is gconfig.PreRequest.default and cfg.post_request is gconfig.PostRequest.default)
 
 
 def read_plain(data: bytes, cfg):

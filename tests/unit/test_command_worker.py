@@ -103,3 +103,23 @@ def test_the_answer_is_the_bytes_gunicorn_writes(monkeypatch, close):
     resp.write(body)
     resp.close()
     assert response_head(status, headers, close, len(body)) + body == sock.sent
+
+
+def test_the_short_path_serves_only_where_it_skips_nothing_gunicorn_would_do():
+    """The Procfile's settings allow it; keep-alive off, an access log, a SCRIPT_NAME, the PROXY protocol or an
+    operator's request hook leave every request to gunicorn."""
+    from service.server.command_worker import short_path_allowed
+
+    def cfg(**settings):
+        made = Config()
+        made.set("keepalive", 5)
+        for name, value in settings.items():
+            made.set(name, value)
+        return made
+
+    assert short_path_allowed(cfg(), {})
+    assert not short_path_allowed(cfg(keepalive=0), {})
+    assert not short_path_allowed(cfg(accesslog="-"), {})
+    assert not short_path_allowed(cfg(), {"SCRIPT_NAME": "/app"})
+    assert not short_path_allowed(cfg(proxy_protocol="v1"), {})
+    assert not short_path_allowed(cfg(pre_request=lambda worker, req: None), {})
