@@ -7,8 +7,8 @@ command. Here each request on a connection is first peeked at (MSG_PEEK: nothing
 here, printable header values, none of the headers that ask for framing, forwarding, an upgrade or a 100-continue,
 within gunicorn's own limits) is read, given the environ gunicorn would give it and answered with the bytes
 gunicorn would send. At the first request of any other shape the connection goes to gunicorn's own loop, which
-reads that request from the socket untouched. Off (gunicorn serves every request) with TLS, the PROXY protocol, a
-SCRIPT_NAME, an access log or pre/post-request hooks of the operator's.
+reads that request from the socket untouched. Off (gunicorn serves every request) with TLS, the PROXY protocol,
+keep-alive off, a SCRIPT_NAME, an access log or pre/post-request hooks of the operator's.
 """
 from __future__ import annotations
 
