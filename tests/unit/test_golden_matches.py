@@ -13,6 +13,7 @@ from domain.engine.recheck import recheck
 from domain.games import load_games
 from service.app.audit import audit_export
 from service.cli.golden import state_digest
+from service.cli.rules import LOCK, read_lock
 
 GOLDEN = Path(__file__).resolve().parents[1] / "fixtures" / "golden"
 FILES = sorted(GOLDEN.glob("*/*/*.json"))
@@ -43,8 +44,12 @@ def test_a_golden_match_replays_identically(path):
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_every_rules_version_of_every_game_has_golden_matches(game_id):
-    """A new rules version comes with its own golden matches (`turnstream rules golden <game> --version V`)."""
+    """A released rules version has its own golden matches (`turnstream rules golden <game>` writes them and releases
+    it); only the current version may be a draft without them, while it is being written after a bump."""
+    released = read_lock(LOCK).get(game_id, {})
     for version in GAMES[game_id].rules_versions:
+        if version == GAMES[game_id].rules_version and version not in released:
+            continue  # a draft: nobody plays it yet
         found = sorted((GOLDEN / game_id / version).glob("*.json"))
         assert found, (f"{game_id} {version} has no golden match: run "
                        f"`turnstream rules golden {game_id} --version {version}`")
