@@ -248,9 +248,10 @@ class Decoded:
         return len(self.texts)
 
     def bodies(self, upto: int) -> tuple[int, list, set]:
-        """archive_codec.bodies, from the decoded texts."""
+        """archive_codec.bodies, from the decoded texts: the same envelopes, without prev and hash."""
         later = {self._parse(t)["type"] for t in self.texts[max(upto, 0):]}
-        return self.version, self.envelopes(0, max(upto, 0)), later
+        first = [{k: v for k, v in env.items() if k not in CHAINED} for env in self.envelopes(0, max(upto, 0))]
+        return self.version, first, later
 
     def envelopes(self, after: int = 0, end: int | None = None) -> list:
         """Fresh envelopes (dicts) of versions after+1..end (end None: to the head), as json_codec.loads reads

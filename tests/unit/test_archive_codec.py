@@ -137,7 +137,7 @@ def test_a_replay_read_gives_the_events_without_their_chain(game_id):
     assert length == len(texts) and len(envelopes) == upto
     assert envelopes == [{k: v for k, v in e.items() if k not in ("prev", "hash")} for e in stored[:upto]]
     assert later == {e["type"] for e in stored[upto:]}
-    assert decode(record).bodies(upto) == (length, stored[:upto], later)
+    assert decode(record).bodies(upto) == (length, envelopes, later), "the decoded record reads the same"
 
 
 def test_a_damaged_record_is_refused_by_a_replay_read_too():
