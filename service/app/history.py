@@ -146,11 +146,12 @@ class History:
         and by the newest replay snapshot (a stream shorter than a head once held moved backwards)."""
         envelopes, meta = self._stored(match_id)
         secret = self.store.secret(match_id)
+        report = audit_mod.audit(match_id, envelopes, self.games, claimed_length=int(meta.get("version") or 0),
+                                 claimed_head=meta.get("head"), seed=bytes.fromhex(secret) if secret else None,
+                                 kept_heads=kept_heads)
         snapshot = self.snapshots.newest_head(match_id) if self.snapshots is not None else None
-        kept = list(kept_heads or []) + ([snapshot] if snapshot else [])  # the server's own: a head never undone
-        return audit_mod.audit(match_id, envelopes, self.games, claimed_length=int(meta.get("version") or 0),
-                               claimed_head=meta.get("head"), seed=bytes.fromhex(secret) if secret else None,
-                               kept_heads=kept)
+        _, lost = audit_mod.check_kept_heads(envelopes, [snapshot] if snapshot else [])  # a head the server held
+        return dict(report, ok=False, problems=report["problems"] + lost) if lost else report
 
     def export(self, match_id: str) -> dict:
         """One JSON document with every stored event, the head, the commitment and the seed once revealed.
