@@ -29,8 +29,6 @@ def return_path(raw) -> str | None:
     return raw if isinstance(raw, str) and RETURN_PATH.fullmatch(raw) else None
 
 
-
-
 def job_id_of(mail_id: str) -> str:
     """The RQ job id of a mail (RQ allows letters, digits, _ and -)."""
     return "mail-" + hashlib.sha256(mail_id.encode()).hexdigest()[:40]
