@@ -15,6 +15,7 @@ from service.web.boards import render_board
 from service.web.deadline_view import hours_text, turn_deadlines
 from service.web.i18n import choose_language
 from service.web.match_log import LOG_LIMIT, chat_messages, dispute_vote_note, latest, log_by_round, log_entries
+from service.web.bot_names import said_names
 from service.app.errors import AppError
 from service.app.matches import legal_for, seat_commands
 from service.app.rules_upgrade import proposal_shown
@@ -29,7 +30,7 @@ def live_sections(w, match, viewer, csrf: str = "") -> dict:
     """Everything of the match page that changes with a new event, rendered as HTML snippets (`csrf`: the
     signed-in browser's token for the forms in them)."""
     actors = [env.get("actor") for env in latest(match, LOG_LIMIT) if env.get("actor")]
-    names = w.users.names(list(match.players) + actors + [match.created_by or ""])
+    names = said_names(w.users.names(list(match.players) + actors + [match.created_by or ""]))
     names.pop("", None)
     view = match.view(viewer)
     legal = legal_for(match, viewer)

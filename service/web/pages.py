@@ -27,6 +27,7 @@ from service.web.i18n import choose_language
 from service.web.refusal_words import page_refusal
 from service.app.users import token_hash
 from service.web.sessions import LOGIN_CSRF_COOKIE, SESSION_COOKIE, SESSION_TTL_SECONDS, Sessions, same_secret
+from service.web.bot_names import said_names
 
 bp = Blueprint("pages", __name__)
 
@@ -178,7 +179,7 @@ def lobby(error: str | None = None, status: int = 200, kept: dict | None = None)
     open_matches = [row for row in w.read_models.list_matches(status="open", limit=100)
                     if not user or user["id"] not in row["players"]]
     ids = [p for row in inbox + mine + open_matches for p in row.get("players", [])]
-    names = w.users.names(ids)
+    names = said_names(w.users.names(ids))
     notes = {row["id"]: w.matches.read(row["id"], lambda m: VOTE_NOTES[row["waiting_for"]](m, user["id"], names))
              for row in inbox if row.get("waiting_for") in VOTE_NOTES}
     games = [{"id": gm.id, "title": gm.title, "min": gm.min_players, "max": gm.max_players,
@@ -466,7 +467,8 @@ def replay_board(match_id):
     if response.status_code != 200:
         return response
     data = response.get_json()
-    board = render_board(match.game, data.get("view") or {}, _viewer(match), w.users.names(match.players))
+    names = said_names(w.users.names(match.players))
+    board = render_board(match.game, data.get("view") or {}, _viewer(match), names)
     return jsonify({"version": data.get("version"), "html": str(board)})
 
 

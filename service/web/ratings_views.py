@@ -4,6 +4,7 @@ from __future__ import annotations
 from domain.engine.bot_seats import is_bot
 
 from service.web.errors import ApiError
+from service.web.bot_names import said_names
 
 
 PAGE_SIZE = 50  # players per leaderboard page
@@ -15,7 +16,7 @@ def leaderboard_rows(w, game_id: str, offset: int = 0, limit: int = 100) -> dict
     if game_id not in w.games:
         raise ApiError(404, "not_found", f"no game {game_id!r}")
     rows, total = w.ratings.leaderboard(game_id, offset, limit)
-    names = w.users.names([r["user"] for r in rows])
+    names = said_names(w.users.names([r["user"] for r in rows]))
     return {"ratings": [{**r, "name": names[r["user"]], "place": offset + i + 1} for i, r in enumerate(rows)],
             "total": total, "offset": offset, "limit": limit}
 
@@ -46,7 +47,7 @@ def player_record(w, user_id: str) -> dict:
     changes = {}
     for game, ids in by_game.items():
         changes.update(w.ratings.changes(game, ids))
-    names = w.users.names([p for row in rows for p in row["players"]])
+    names = said_names(w.users.names([p for row in rows for p in row["players"]]))
     matches = []
     for row in rows:
         mine = changes.get(row["id"], {}).get(user_id)

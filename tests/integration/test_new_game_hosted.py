@@ -91,3 +91,16 @@ def test_a_russian_player_starts_and_reads_it_from_the_lobby(hosted):
     seen = re.sub(r"<[^>]+>", " ", re.sub(r"<(script|style)\b.*?</\1>", "", page, flags=re.S))
     for english in ("stones left", "the dealer piled", "Take 1 stone", "take_stones", "take stones"):
         assert english not in seen, english
+
+
+def test_bots_are_named_in_the_page_language(hosted):
+    """A Russian page names the bot of a match in Russian; the English page and the API keep its stored name."""
+    w, client = hosted
+    ann, headers = user(client, "ann")
+    mid = client.post("/api/matches", json={"game": "stone-pile", "players": [ann], "bots": ["greedy"]},
+                      headers=headers).get_json()["id"]
+    client.set_cookie("lang", "ru")
+    assert "Жадный бот" in client.get(f"/matches/{mid}").get_data(as_text=True)
+    client.set_cookie("lang", "en")
+    assert "Greedy bot" in client.get(f"/matches/{mid}").get_data(as_text=True)
+    assert w.users.names(["bot:greedy:1"]) == {"bot:greedy:1": "Greedy bot"}
