@@ -115,7 +115,10 @@ def test_an_in_place_code_edit_names_every_match_of_that_version(wiring, stored,
     out = capsys.readouterr().out
     line = rules_line(out)
     uchronia = sorted(mid for mid, (game_id, _) in stored.items() if game_id == "uchronia")
-    assert line.startswith("rules uchronia 2026.11: its code or data changed in place") and "bump" in line
+    assert line.startswith("rules uchronia 2026.11: it") and "bump the rules version instead" in line
+    assert "changed since its release" in line, "2026.11 is released: the lock holds the digest it was released with"
+    assert upgrade_check(wiring, games=games, lock={}) == 1, "a version the lock does not hold: the matches' records"
+    assert "its code or data changed in place" in rules_line(capsys.readouterr().out)
     assert all(mid in line for mid in uchronia) and f"{len(uchronia)} stored matches" in line
     assert any(not finished for mid, (g, finished) in stored.items() if mid in line), "a running match is named"
     assert counts(out)[1] == len(stored) and "1 rules version changed in place" in out.splitlines()[-1]
