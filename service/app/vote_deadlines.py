@@ -52,5 +52,5 @@ def expire_when_due(matches, match_id: str, facts, decide) -> str | None:
     try:
         matches.execute(match_id, None, lambda m, rng: decide(m))
     except RuleRefused:
-        pass
+        pass  # another process closed it first: the status read below says how
     return matches.read(match_id, facts)[0]

@@ -66,7 +66,7 @@ class _Peer(BaseHTTPRequestHandler):
         self.wfile.write(body)
 
     def log_message(self, *args):
-        pass
+        pass  # the fake peer stays quiet: the test reads its answers, not its log
 
 
 def test_peer_moves_follow_the_matchs_state_from_phase_to_phase():
