@@ -41,13 +41,13 @@
   function countdown(until) {
     var left = Math.max(0, Math.round((until.getTime() - Date.now()) / 1000));
     var d = Math.floor(left / 86400), h = Math.floor(left % 86400 / 3600), m = Math.floor(left % 3600 / 60), s = left % 60;
-    var say = function (text) {  // the units in the page's language
-      return t(text).replace("{d}", d).replace("{h}", h).replace("{m}", m).replace("{s}", s);
+    var fill = function (said) {  // t("...") literals, so the page carries their translations
+      return said.replace("{d}", d).replace("{h}", h).replace("{m}", m).replace("{s}", s);
     };
-    if (d) { return say("{d} d {h} h"); }
-    if (h) { return say("{h} h {m} min"); }
-    if (m) { return say("{m} min {s} s"); }
-    return say("{s} s");
+    if (d) { return fill(t("{d} d {h} h")); }
+    if (h) { return fill(t("{h} h {m} min")); }
+    if (m) { return fill(t("{m} min {s} s")); }
+    return fill(t("{s} s"));
   }
 
   // <span data-countdown="ISO"> counts down to that time, every second.
