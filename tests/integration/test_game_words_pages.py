@@ -81,6 +81,6 @@ def test_the_lobby_and_the_log_say_who_won_in_russian(client, fast_bots):
     assert conceded.status_code in (200, 201), conceded.get_data(as_text=True)[:300]
     run_jobs(fast_bots)  # the lobby's rows are projected
     lobby = client.get("/", headers=RU).get_data(as_text=True)
-    assert "Победа: Random bot." in lobby, "the lobby says who won in the page's language"
+    assert "Победа: Случайный бот." in lobby, "the lobby says who won in the page's language, the bot named in it too"
     log = _log(client.get(path, headers=RU).get_data(as_text=True))
     assert "Rosa сдаётся" in log

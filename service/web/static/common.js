@@ -41,7 +41,7 @@
   function countdown(until) {
     var left = Math.max(0, Math.round((until.getTime() - Date.now()) / 1000));
     var d = Math.floor(left / 86400), h = Math.floor(left % 86400 / 3600), m = Math.floor(left % 3600 / 60), s = left % 60;
-    var fill = function (said) {  // t("...") literals, so the page carries their translations
+    var fill = function (said) {  // each template below is a literal of t(), so the page carries its translation
       return said.replace("{d}", d).replace("{h}", h).replace("{m}", m).replace("{s}", s);
     };
     if (d) { return fill(t("{d} d {h} h")); }
