@@ -10,6 +10,7 @@ import ssl
 import subprocess
 import threading
 
+import pytest
 from aiosmtpd.controller import Controller
 from rq import Queue, SimpleWorker
 from rq.job import Job
@@ -132,3 +133,21 @@ def self_signed(tmp_path) -> tuple[str, str] | None:
                     "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out",
                     str(cert)], check=True, capture_output=True)
     return str(cert), str(key)
+
+
+# -- the mail tests' fixtures: import both into a test module (`from tests.mailbox import mailbox, mailing_settings`)
+@pytest.fixture
+def mailbox():
+    """A real SMTP server on loopback for one test."""
+    box = Mailbox().start()
+    yield box
+    box.stop()
+
+
+@pytest.fixture(name="settings")
+def mailing_settings(redis_url, mailbox):
+    """The test settings, mailing through `mailbox`, with links to http://play.example."""
+    from service.config import Settings
+    from tests.conftest import HIGH_LIMITS
+    return Settings(redis_url=redis_url, rate_limit_per_minute=100000, smtp_url=mailbox.url,
+                    public_url="http://play.example", **HIGH_LIMITS)

@@ -4,22 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from service.config import Settings
-from tests.conftest import HIGH_LIMITS
-from tests.mailbox import Mailbox, link_path, run_mail_jobs
-
-
-@pytest.fixture
-def mailbox():
-    box = Mailbox().start()
-    yield box
-    box.stop()
-
-
-@pytest.fixture
-def settings(redis_url, mailbox):
-    return Settings(redis_url=redis_url, rate_limit_per_minute=100000, smtp_url=mailbox.url,
-                    public_url="http://play.example", **HIGH_LIMITS)
+from tests.mailbox import mailbox, mailing_settings  # noqa: F401 (fixtures: an SMTP server, settings using it)
+from tests.mailbox import link_path, run_mail_jobs
 
 
 def verify(client, wiring, mailbox, headers, address):

@@ -7,27 +7,14 @@ import re
 
 import pytest
 
-from service.config import Settings
-from tests.conftest import HIGH_LIMITS, drain_projections
+from tests.conftest import drain_projections
 from tests.integration.test_next_match import browser_of
 from tests.invites import start_http
-from tests.mailbox import Mailbox, link_path, run_mail_jobs
+from tests.mailbox import mailbox, mailing_settings  # noqa: F401 (fixtures: an SMTP server, settings using it)
+from tests.mailbox import link_path, run_mail_jobs
 
 CSRF = re.compile(r'name="csrf" value="([^"]+)"')
 VIEWER = re.compile(r'data-viewer="([^"]*)"')
-
-
-@pytest.fixture
-def mailbox():
-    box = Mailbox().start()
-    yield box
-    box.stop()
-
-
-@pytest.fixture
-def settings(redis_url, mailbox):
-    return Settings(redis_url=redis_url, rate_limit_per_minute=100000, smtp_url=mailbox.url,
-                    public_url="http://play.example", **HIGH_LIMITS)
 
 
 def proven(client, wiring, mailbox, make_user, name):

@@ -12,26 +12,13 @@ from rq.job import Job
 from rq.registry import ScheduledJobRegistry
 
 from domain.engine.timestamps import parse_time
-from service.config import Settings
 from service.store.connections import make_queue_redis
-from tests.conftest import HIGH_LIMITS, drain_projections
+from tests.conftest import drain_projections
 from tests.invites import start_http
-from tests.mailbox import Mailbox, link_path, run_due_retries, run_mail_jobs, scheduled_retries, text_of
+from tests.mailbox import mailbox, mailing_settings  # noqa: F401 (fixtures: an SMTP server, settings using it)
+from tests.mailbox import link_path, run_due_retries, run_mail_jobs, scheduled_retries, text_of
 from workers.mail import daily_digest, job_id_of_spec
 from workers.queues import NOTIFICATIONS
-
-
-@pytest.fixture
-def mailbox():
-    box = Mailbox().start()
-    yield box
-    box.stop()
-
-
-@pytest.fixture
-def settings(redis_url, mailbox):
-    return Settings(redis_url=redis_url, rate_limit_per_minute=100000, smtp_url=mailbox.url,
-                    public_url="http://play.example", **HIGH_LIMITS)
 
 
 def player(client, wiring, mailbox, make_user, name, **prefs):

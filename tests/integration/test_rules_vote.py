@@ -14,12 +14,12 @@ from rq.registry import ScheduledJobRegistry
 from domain.games import load_games
 from service import create_app
 from service.app.history import History
-from service.config import Settings
 from service.store.connections import make_queue_redis
-from tests.conftest import HIGH_LIMITS, drain_projections
+from tests.conftest import drain_projections
 from tests.integration.test_pages_lobby import csrf_of, sign_up
 from tests.invites import start_http
-from tests.mailbox import Mailbox, link_path, run_mail_jobs, text_of
+from tests.mailbox import mailbox, mailing_settings  # noqa: F401 (fixtures: an SMTP server, settings using it)
+from tests.mailbox import link_path, run_mail_jobs, text_of
 from tests.unit.test_rules_upgrade import OLD
 from workers.history_jobs import expire_rules_proposal
 
@@ -32,19 +32,6 @@ def games():
     found = load_games()
     found[OLD.id] = OLD
     return found
-
-
-@pytest.fixture
-def mailbox():
-    box = Mailbox().start()
-    yield box
-    box.stop()
-
-
-@pytest.fixture
-def settings(redis_url, mailbox):
-    return Settings(redis_url=redis_url, rate_limit_per_minute=100000, smtp_url=mailbox.url,
-                    public_url="http://play.example", **HIGH_LIMITS)
 
 
 def browser(wiring, name: str) -> SimpleNamespace:
