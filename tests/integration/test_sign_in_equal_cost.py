@@ -10,7 +10,8 @@ import pytest
 from service.app.mail.contacts import Contacts
 from service.store.user_records import RedisUserRecords
 from service.app.mail.texts import TEXTS
-from tests.integration.test_mail_sign_in import mailbox, proven, settings, sign_in_mails  # noqa: F401 (fixtures)
+from tests.integration.test_mail_sign_in import proven, sign_in_mails
+from tests.mailbox import mailbox, mailing_settings  # noqa: F401 (fixtures: an SMTP server, settings using it)
 from tests.mailbox import run_mail_jobs
 
 SAMPLES = 400  # requests per kind of address, interleaved
