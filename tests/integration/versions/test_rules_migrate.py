@@ -13,7 +13,7 @@ from service.cli import main as cli_main
 from service.cli.rules import migrate
 from tests.integration.history.test_history_replay import command, start_race, turn_headers
 from tests.invites import create_started
-from tests.unit.test_rules_upgrade import OLD
+from tests.unit.versions.test_rules_upgrade import OLD
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ import pytest
 from service.cli.bench.sse_client import SseStream, StreamRefused
 from service.server.embedded_redis import free_port
 from tests.e2e.processes import spawn, stop, wait_http
-from tests.e2e.test_live_load import duel, play, wait_until, web
+from tests.e2e.server.test_live_load import duel, play, wait_until, web
 
 pytestmark = pytest.mark.slow
 

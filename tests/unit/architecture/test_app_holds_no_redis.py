@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 APP = ROOT / "service" / "app"  # every module of the use cases (their stores: service/store/*.py)
 COMMANDS = {"pipeline", "execute", "get", "set", "delete", "exists", "expire", "pexpire", "hget", "hset",
             "hgetall", "hmget", "hsetnx", "hdel", "hincrby", "zadd", "zrem", "zrange", "zrangebylex",

@@ -11,8 +11,8 @@ import pytest
 
 from service.cli.bench.sse_client import SseStream
 from service.web.sessions import SESSION_COOKIE, Sessions
-from tests.e2e.test_live_load import duel, play, web
-from tests.e2e.test_parked_streams import parked, read_versions
+from tests.e2e.server.test_live_load import duel, play, web
+from tests.e2e.server.test_parked_streams import parked, read_versions
 
 pytestmark = pytest.mark.slow
 

@@ -12,7 +12,7 @@ import pytest
 
 from service.server.embedded_redis import free_port
 from tests.e2e.processes import Api
-from tests.e2e.test_up import interrupt, start_up
+from tests.e2e.server.test_up import interrupt, start_up
 from tests.waiting import wait_for
 
 

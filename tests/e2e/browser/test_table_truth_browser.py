@@ -11,7 +11,7 @@ import pytest
 
 from tests.e2e.browser_kit import browser, open_match, screenshot, signed_in  # noqa: F401  (browser: a fixture)
 from tests.e2e.processes import Api, service, start_invited
-from tests.e2e.test_match_table_browser import UNDO_SEED, seeded_match
+from tests.e2e.browser.test_match_table_browser import UNDO_SEED, seeded_match
 from tests.waiting import wait_for
 
 pytestmark = pytest.mark.browser

@@ -15,7 +15,7 @@ from service.app.audit import audit_export
 from service.cli.golden import state_digest
 from service.cli.rules import LOCK, read_lock
 
-GOLDEN = Path(__file__).resolve().parents[1] / "fixtures" / "golden"
+GOLDEN = Path(__file__).resolve().parents[2] / "fixtures" / "golden"
 FILES = sorted(GOLDEN.glob("*/*/*.json"))
 GAMES = load_games()
 

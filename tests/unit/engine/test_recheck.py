@@ -21,7 +21,7 @@ from service.cli.golden import GoldenStore, play_one, stepping_clock
 from service.cli.rules import bump
 from tests.rules_copies import copy_game, edit_json, import_fresh
 
-GOLDEN = Path(__file__).resolve().parents[1] / "fixtures" / "golden"
+GOLDEN = Path(__file__).resolve().parents[2] / "fixtures" / "golden"
 GAMES = load_games()
 
 

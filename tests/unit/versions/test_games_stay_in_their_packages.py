@@ -8,7 +8,7 @@ from pathlib import Path
 
 from domain.games import GAME_PACKAGES
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SOURCES = ("domain", "projections", "service", "workers")
 SUFFIXES = {".py", ".html", ".js", ".cfg", ".toml"}
 EXEMPT = (ROOT / "service" / "cli" / "bench",  # the benchmarks name the games they measure

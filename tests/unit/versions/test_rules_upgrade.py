@@ -25,7 +25,7 @@ from service.cli.rules import bump
 from tests.gamekit import MatchSim
 from tests.rules_copies import copy_game, edit_json, import_fresh
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "upcasting"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "upcasting"
 
 
 # -- dice-race versions --------------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from domain.games import GAME_PACKAGES
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def package_data() -> list:
@@ -48,7 +48,7 @@ def test_every_file_of_a_game_package_is_installed():
 
 def test_the_check_sees_a_file_that_would_be_left_out(tmp_path, monkeypatch):
     """A frozen version's module is data of its game's package; a stray kind of file is named."""
-    import tests.unit.test_games_install_whole as me
+    import tests.unit.versions.test_games_install_whole as me
     patterns = package_data()
     game = tmp_path / "domain" / "games" / "pile"
     (game / "versions" / "2026.11").mkdir(parents=True)

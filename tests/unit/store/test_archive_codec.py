@@ -19,7 +19,7 @@ from service.cli.golden import SHORT_OPTIONS, PLAYERS, play_one, seeded_secrets,
 from service.store.archive_codec import ArchiveError, bodies, decode, encode
 from service.store.memory import InMemoryEventStore
 
-GOLDEN = Path(__file__).resolve().parents[1] / "fixtures" / "golden"
+GOLDEN = Path(__file__).resolve().parents[2] / "fixtures" / "golden"
 SEED = bytes(range(32))
 
 

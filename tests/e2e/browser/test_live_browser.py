@@ -12,7 +12,7 @@ import pytest
 from service.server.embedded_redis import free_port
 from tests.e2e.browser_kit import ARTIFACTS, chromium, session_context, shoot
 from tests.e2e.processes import Api, spawn, stop, wait_http
-from tests.e2e.test_live_load import duel, play
+from tests.e2e.server.test_live_load import duel, play
 from tests.waiting import wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

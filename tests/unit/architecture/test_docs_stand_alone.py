@@ -10,7 +10,7 @@ import pytest
 
 UP = "../"  # spelled apart, so this file names no folder outside the repository itself
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SUFFIXES = (".md", ".py", ".html", ".toml", ".cfg")
 SKIPPED_DIRS = {".git", ".venv", "var", "node_modules", "__pycache__", "build", "dist"}
 THIS_FILE = Path(__file__).resolve()  # its own patterns would match themselves

@@ -13,7 +13,7 @@ from domain.table import speech
 from domain.table.glossary import Glossary
 from domain.table.words import said, say_name, word
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 WEB = ("flask", "flask_babel", "werkzeug", "redis", "service", "workers", "projections")
 
 

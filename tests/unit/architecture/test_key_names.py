@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 LITERAL = re.compile(r"""(?<![\w`])[fbr]?["']ts:""")  # a string that starts with a key name (not `ts:` in prose)
 
 

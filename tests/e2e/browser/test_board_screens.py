@@ -8,7 +8,7 @@ import pytest
 
 from domain.games import GAME_PACKAGES
 from tests.e2e.browser_kit import browser, open_match, screenshot  # noqa: F401  (browser: a fixture)
-from tests.e2e.test_rules_and_languages_screens import _signed_in, site  # noqa: F401  (Ann, Bob, a match of each game)
+from tests.e2e.browser.test_rules_and_languages_screens import _signed_in, site  # noqa: F401  (Ann, Bob, a match of each game)
 
 pytestmark = pytest.mark.browser
 GAMES = list(GAME_PACKAGES)

@@ -12,7 +12,7 @@ import pytest
 
 from tests.e2e.processes import Api
 from tests.e2e.browser_kit import ARTIFACTS, browser  # noqa: F401 (the module-scoped chromium fixture)
-from tests.e2e.test_browser_pages import base  # noqa: F401 (the same service)
+from tests.e2e.browser.test_browser_pages import base  # noqa: F401 (the same service)
 
 pytestmark = pytest.mark.browser
 MOVES_EACH = 20
