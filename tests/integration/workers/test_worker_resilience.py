@@ -3,9 +3,9 @@ run_worker loop both wait with backoff) and serves jobs again once Redis is back
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
-import time
 
 import pytest
 import redis
@@ -16,6 +16,9 @@ from service.server.embedded_redis import EmbeddedRedis
 from tests.e2e.processes import ROOT, stop
 from tests.waiting import wait_for
 from workers.queues import DEFAULT
+
+# run_worker's own wait (past RQ's loop and redis-py's retries) doubling its delay to 4 s: down for seconds, alive
+OWN_BACKOFF_AT_4S = re.compile(r"worker: Redis unreachable .*; retrying in 4\.0 s")
 
 
 @pytest.mark.slow
@@ -29,7 +32,8 @@ def test_a_worker_waits_out_a_redis_outage_and_serves_again(tmp_path):
         conn = redis.Redis.from_url(server.url)
         wait_for(lambda: conn.smembers("rq:workers"), 20, "the worker registered")
         server.kill()
-        time.sleep(10)  # longer than redis-py's own reconnect retries (3, backing off up to ~7 s)
+        wait_for(lambda: OWN_BACKOFF_AT_4S.search(log.read_text()), 30,
+                 "the worker's own backoff to have failed three pings (0.5, 1 and 2 s apart)")
         assert worker.poll() is None, "the worker is still running while Redis is down"
         server.start()
         job = Queue(DEFAULT, connection=redis.Redis.from_url(server.url)).enqueue("workers.reconciler.reconcile")
