@@ -25,6 +25,7 @@ from service.app.mail.contacts import DIGEST, LANGUAGES, check_address, check_pr
 from service.app.webhook_targets import literal_refusal, parse_allowlist
 from service.store.archive_codec import ArchiveError
 from service.store.backup_records import INSTALLATION
+from service.store.results import Append
 
 BACKUP_KIND = "turnstream-operator-backup/1"
 WARNING = ("OPERATOR BACKUP: holds the secret seed of every running match (future dice and shuffles), "
@@ -458,8 +459,8 @@ def _already_here(w, plan: dict, user_src: dict, match_src: dict) -> list:
 def restore_match(w, plan: dict) -> int:
     """Write one checked match through the store's append script (its keys, partition and log entry as a live
     append makes them), with the status and head its events gave; the number of events written."""
-    res = w.store.append(plan["match"], plan["game"], 0, plan["events"], "0" * 64, plan["head"], plan["status"],
-                         secret=plan["secret"])
+    res = w.store.append(Append(plan["match"], plan["game"], 0, plan["events"], "0" * 64, plan["head"],
+                                plan["status"], secret=plan["secret"]))
     if res.status != "ok":
         raise RestoreRefused("a match with this id appeared here during the import")
     return res.version

@@ -18,6 +18,8 @@ from domain.engine.rng import commitment
 from domain.engine.timestamps import format_time
 from domain.engine.versions import UnknownRulesVersion
 
+from service.store.results import Append
+
 from service.app.errors import (AppError, Conflict, Invalid, NotFound, NotSeated, RulesVersionUnavailable, Unavailable,
                                 VersionConflict, refused)
 
@@ -232,8 +234,8 @@ class MatchService:
                 command_id: str | None, answer: dict | None, secret: str = ""):
         """Write sealed events; on a lost race (or an unknown outcome) forget the cache and answer the conflict."""
         try:
-            res = self.store.append(match.id, match.game_id, expected, sealed, head_before, match.head,
-                                    match.status, command_id or "", answer, secret)
+            res = self.store.append(Append(match.id, match.game_id, expected, sealed, head_before, match.head,
+                                           match.status, command_id or "", answer, secret))
         except Exception:
             self.cache.evict(match.id)
             raise
@@ -380,8 +382,8 @@ class MatchService:
             stored = self._append(match, expected, head, encoded, command_id, answer)
             return stored if stored is not None else answer
         try:
-            res = self.store.append(match.id, match.game_id, expected, encoded, head, match.head, match.status,
-                                    command_id or "", answer)
+            res = self.store.append(Append(match.id, match.game_id, expected, encoded, head, match.head,
+                                           match.status, command_id or "", answer))
         except Exception:
             self.cache.evict(match.id)  # the outcome is unknown: the next command reads the store
             raise

@@ -10,7 +10,7 @@ from domain.engine.json_codec import compact_json, loads
 
 from service.store.archive_codec import Decoded, decode
 from service.store.keys import Keys
-from service.store.results import ARCHIVE_CACHE_BYTES, AppendResult, ArchiveCache, ReadResult
+from service.store.results import ARCHIVE_CACHE_BYTES, Append, AppendResult, ArchiveCache, ReadResult
 from service.metrics import count_round_trip
 
 APPEND_LUA = (Path(__file__).with_name("append.lua")).read_text()
@@ -43,14 +43,14 @@ class EventStore:
         self._switch = redis_client.register_script(ARCHIVE_LUA)
         self.archives = ArchiveCache(archive_cache_bytes)
 
-    def append(self, match_id: str, game_id: str, expected: int, envelopes: list, head_before: str,
-               head_after: str, status: str, command_id: str = "", answer: dict | None = None,
-               secret: str = "") -> AppendResult:
-        """Append envelopes (dicts, or their JSON already encoded) if the match is at `expected` and
-        `command_id` is new; all or nothing."""
+    def append(self, batch: Append) -> AppendResult:
+        """Append a batch's events if the match is at its expected version and its command id is new; all or
+        nothing."""
+        match_id, command_id, answer = batch.match_id, batch.command_id, batch.answer
         stored = compact_json(answer) if (command_id and answer is not None) else ""  # kept only for a command id
-        args = [expected, command_id or "", stored, head_before, head_after, status, match_id, game_id, secret]
-        args += [e if isinstance(e, str) else compact_json(e) for e in envelopes]
+        args = [batch.expected, command_id, stored, batch.head_before, batch.head_after, batch.status, match_id,
+                batch.game_id, batch.secret]
+        args += [e if isinstance(e, str) else compact_json(e) for e in batch.envelopes]
         keys = self.keys.match_keys(match_id)
         count_round_trip()
         try:  # EVALSHA straight through execute_command: the Script wrapper costs a few µs a call

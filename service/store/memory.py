@@ -7,7 +7,7 @@ import threading
 
 from domain.engine.json_codec import compact_json, loads
 from service.store.archive_codec import Decoded, decode
-from service.store.results import AppendResult, ArchiveCache, ReadResult
+from service.store.results import Append, AppendResult, ArchiveCache, ReadResult
 from service.store.keys import Keys
 
 
@@ -26,22 +26,23 @@ class InMemoryEventStore:
         self._lock = threading.Lock()
         self.archives = ArchiveCache()
 
-    def append(self, match_id: str, game_id: str, expected: int, envelopes: list, head_before: str,
-               head_after: str, status: str, command_id: str = "", answer: dict | None = None,
-               secret: str = "") -> AppendResult:
-        """Append envelopes if the match is at `expected` and `command_id` is new; all or nothing."""
+    def append(self, batch: Append) -> AppendResult:
+        """Append a batch's events if the match is at its expected version and its command id is new; all or
+        nothing."""
+        match_id, command_id = batch.match_id, batch.command_id
         with self._lock:
-            refusal = self._check(match_id, expected, head_before, command_id)
+            refusal = self._check(match_id, batch.expected, batch.head_before, command_id)
             if refusal is not None:
                 return refusal
             stream = self._streams.setdefault(match_id, [])
-            stream.extend(e if isinstance(e, str) else compact_json(e) for e in envelopes)
-            self._log(match_id, len(stream), len(envelopes))
-            self._meta[match_id] = {"version": str(len(stream)), "head": head_after, "status": status,
-                                    "game": game_id}
-            if secret:
-                self._secrets[match_id] = secret
+            stream.extend(e if isinstance(e, str) else compact_json(e) for e in batch.envelopes)
+            self._log(match_id, len(stream), len(batch.envelopes))
+            self._meta[match_id] = {"version": str(len(stream)), "head": batch.head_after, "status": batch.status,
+                                    "game": batch.game_id}
+            if batch.secret:
+                self._secrets[match_id] = batch.secret
             if command_id:
+                answer = batch.answer
                 self._cmds.setdefault(match_id, {})[command_id] = compact_json(answer) if answer is not None else ""
             return AppendResult("ok", len(stream))
 

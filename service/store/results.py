@@ -1,5 +1,5 @@
-"""What every store answers (the Redis store and its in-memory twin alike): append and read results, and the
-decoded archive records a process keeps."""
+"""What every store is asked and answers (the Redis store and its in-memory twin alike): an append, append and read
+results, and the decoded archive records a process keeps."""
 from __future__ import annotations
 
 import threading
@@ -57,6 +57,24 @@ class ArchiveCache:
     def knows(self, match_id: str) -> bool:
         """True when this process has seen the match archived."""
         return match_id in self._known
+
+
+@dataclass(frozen=True, slots=True)
+class Append:
+    """One all-or-nothing append: a match's sealed events (dicts, or their JSON already encoded), written only if the
+    match is at `expected` with head `head_before` and `command_id` is new; then its head, status (and game, and the
+    secret on creation) are the ones given, and the command id is kept with its answer."""
+
+    match_id: str
+    game_id: str
+    expected: int
+    envelopes: list
+    head_before: str
+    head_after: str
+    status: str
+    command_id: str = ""
+    answer: dict | None = None
+    secret: str = ""
 
 
 @dataclass

@@ -13,6 +13,7 @@ from domain.engine.hashing import GENESIS, event_hash, verify_chain
 from service.store.keys import Keys
 from service.store.events import APPEND_LUA, EventStore
 from service.store.memory import InMemoryEventStore
+from service.store.results import Append
 
 
 def redis_store(request, backend: str) -> EventStore:
@@ -47,7 +48,8 @@ def envelopes(start: int, n: int, prev: str = GENESIS, cmd=None) -> list:
 
 
 def append(store, match_id, expected, envs, head_before, cmd="", answer=None, secret=""):
-    return store.append(match_id, "g", expected, envs, head_before, envs[-1]["hash"], "active", cmd, answer, secret)
+    return store.append(Append(match_id, "g", expected, envs, head_before, envs[-1]["hash"], "active", cmd, answer,
+                               secret))
 
 
 def test_first_append_numbers_versions_from_one(store):
@@ -221,9 +223,10 @@ def finished_match(n: int = 12) -> list:
 
 def store_finished(store, match_id: str = "m1", n: int = 12) -> list:
     envs = finished_match(n)
-    assert store.append(match_id, "g", 0, envs[:5], GENESIS, envs[4]["hash"], "active", "c1", {"version": 5},
-                        SEED.hex()).status == "ok"
-    assert store.append(match_id, "g", 5, envs[5:], envs[4]["hash"], envs[-1]["hash"], "finished").status == "ok"
+    assert store.append(Append(match_id, "g", 0, envs[:5], GENESIS, envs[4]["hash"], "active", "c1", {"version": 5},
+                               SEED.hex())).status == "ok"
+    last = Append(match_id, "g", 5, envs[5:], envs[4]["hash"], envs[-1]["hash"], "finished")
+    assert store.append(last).status == "ok"
     return envs
 
 
@@ -309,7 +312,7 @@ def test_the_switch_keeps_a_match_that_moved_on(store):
     chat = finished_match(len(envs) + 1)[-1]
     chat.update(type="chat_posted", scope="platform", data={"text": "gg"}, prev=envs[-1]["hash"])
     chat["hash"] = event_hash(chat["prev"], chat, "")
-    assert store.append("m1", "g", len(envs), [chat], envs[-1]["hash"], chat["hash"], "finished").status == "ok"
+    assert store.append(Append("m1", "g", len(envs), [chat], envs[-1]["hash"], chat["hash"], "finished")).status == "ok"
     assert store.archive_switch("m1", len(envs), envs[-1]["hash"], record) == ("moved", len(envs) + 1)
     assert store.archive_read_back("m1") is None and not store.archived("m1")
     assert store.read("m1").envelopes[-1] == chat
