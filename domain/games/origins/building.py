@@ -5,11 +5,11 @@ from domain.engine import event
 from domain.engine.text import T
 
 from .city import parse, placement_cells, neighbours
-from .command_text import tile_name
 from .common import require
 from .data import BUILDINGS, building, tile_kind_name
 from .effects import effect_gains, tracks_of
 from .evolve import city_entry
+from .names import tile_name
 
 
 def cost_of(tile: str, as_farm: bool) -> dict:

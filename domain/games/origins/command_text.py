@@ -5,20 +5,12 @@ from domain.engine.text import T, Text, joined, name as printed
 
 from .common import ARCHON
 from .data import DATA, tile_kind_name
+from .mains import attack_event  # what an attack would emit, worked out by the rules themselves
+from .names import tile_name, words
 
 _CITIZEN_COSTS = DATA["citizen_row"]["costs"]
 _DISTRICT_NEEDS = {c["id"]: c["needs"] for c in DATA["district_cards"]}
 _RESOURCES = ("stone", "food", "wisdom")
-
-
-def words(raw_id) -> Text:
-    """An id in words: `war_camp` -> War Camp, `harvest_hall` -> Harvest Hall."""
-    return printed(" ".join(w.capitalize() for w in str(raw_id).replace("-", "_").split("_") if w))
-
-
-def tile_name(tile) -> Text:
-    """A building tile's full name (`harvest_hall-2` -> Harvest Hall)."""
-    return words(tile_kind_name(str(tile)))
 
 
 def district_card_name(card_id) -> Text:
@@ -70,7 +62,6 @@ def _the(*parts) -> Text:
 
 def _attack_gain(state: dict, pid) -> Text:
     """`: gain 2 food and 1 VP` — what an attack from the player's war position brings (attack.reward)."""
-    from .mains import attack_event  # what the attack would emit, worked out by the rules themselves
     try:
         data = attack_event(state, pid, 0, "words")["data"]
     except Exception:  # words never fail a page: the bare verb then

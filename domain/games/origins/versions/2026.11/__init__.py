@@ -1,0 +1,4 @@
+"""Origins: First Builders (game id `origins`): exports the game module object GAME."""
+from .game import GAME
+
+__all__ = ["GAME"]
