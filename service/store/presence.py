@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import threading
 import time
 
 from service.store.keys import Keys
@@ -77,3 +78,37 @@ class Presence:
             if not match or match == match_id:
                 return True
         return False
+
+
+class InMemoryPresence:
+    """Presence kept in this process (the in-memory twin: same marks, same answers)."""
+
+    def __init__(self):
+        self._marks: dict = {}  # user -> {mark: alive until / closed at, ms}
+        self._lock = threading.Lock()
+
+    def mark(self, marks, refresh: bool = False) -> None:
+        """Mark these (user, member) streams alive until now + TTL; `refresh` only renews marks that exist."""
+        until, oldest = now_ms() + TTL_SECONDS * 1000, now_ms() - KEEP_SECONDS * 1000
+        with self._lock:
+            for user_id, mark in marks:
+                held = self._marks.setdefault(user_id, {})
+                for old in [m for m, at in held.items() if at <= oldest]:
+                    del held[old]
+                if not refresh or mark in held:
+                    held[mark] = until
+
+    def closed(self, marks) -> None:
+        """These streams closed now: each mark is replaced by a closed one scored with this moment."""
+        at = now_ms()
+        with self._lock:
+            for user_id, mark in marks:
+                held = self._marks.setdefault(user_id, {})
+                held.pop(mark, None)
+                held[mark + CLOSED] = at
+
+    def saw(self, user_id: str, match_id: str, at_ms: int) -> bool:
+        """True when a live stream of the user that shows this match was open at `at_ms`."""
+        with self._lock:
+            alive = [mark for mark, until in self._marks.get(user_id, {}).items() if until >= at_ms]
+        return any(mark.removesuffix(CLOSED).partition("@")[2] in ("", match_id) for mark in alive)
