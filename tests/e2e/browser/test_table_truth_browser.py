@@ -93,16 +93,18 @@ def test_a_pass_that_undo_can_take_back_says_so_and_offers_undo(browser, site, l
 
 
 def long_log(site, commands: int = 16) -> None:
-    """Play the Uchronia match on (once) until its log groups by round (more than 12 commands), whoever is to move
-    sending their first legal command."""
+    """Play the Uchronia match on (once) until its log groups by round (more than 12 commands) and its newest round
+    holds two moves (the seed decides how many a round has), whoever is to move sending their first legal command."""
     mid = site["matches"]["uchronia"]
-    for _ in range(commands - site.setdefault("uchronia_commands", 0)):
+    rounds = site.setdefault("uchronia_rounds", [])  # the round each command was played in
+    while len(rounds) < commands or rounds[-1] != rounds[-2]:
+        assert len(rounds) < commands + 20, f"no round of two moves in {rounds}"
         who = to_move(site, "uchronia")
+        rounds.append(api_of(site, who).get(f"/api/matches/{mid}/state")[1]["view"]["round"])
         legal = api_of(site, who).get(f"/api/matches/{mid}/legal")[1]
         status, answer = api_of(site, who).post(f"/api/matches/{mid}/commands", {**legal["commands"][0],
                                                                                 "expected_version": legal["version"]})
         assert status == 201, answer
-        site["uchronia_commands"] += 1
 
 
 def board_in_view(page) -> bool:
@@ -126,7 +128,9 @@ def test_a_moves_text_moves_the_board_also_once_the_log_groups_by_round(browser,
         assert page.locator("#replay-badge").is_visible() and board_in_view(page)
         screenshot(page, "truth-log-seek-en", full_page=False)
         page.click("[data-back-to-live]")
-        newest = page.locator(".log details.log-round").first.locator("li[data-event-version]").nth(1)
+        newest_round = page.locator(".log details.log-round").first.locator("li[data-event-version]")
+        assert newest_round.count() >= 2, "the newest round holds a move older than the live one"
+        newest = newest_round.nth(1)
         older = newest.get_attribute("data-event-version")
         newest.locator(":scope > .text").scroll_into_view_if_needed()
         newest.locator(":scope > .text").click()
