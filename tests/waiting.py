@@ -14,3 +14,11 @@ def wait_for(predicate, timeout: float, what: str = "the condition", interval: f
         if time.monotonic() >= deadline:
             raise AssertionError(f"timed out after {timeout} s waiting for {what}")
         time.sleep(interval)
+
+
+def next_millisecond() -> int:
+    """Wait until the wall clock reads a later millisecond than now and return it: a timestamp kept to the
+    millisecond (an event's, a presence mark's) then orders what came before this call and what comes after."""
+    start = int(time.time() * 1000)
+    return wait_for(lambda: int(time.time() * 1000) > start and int(time.time() * 1000), 1,
+                    "the clock to move on a millisecond", interval=0.001)

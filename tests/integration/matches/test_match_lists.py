@@ -2,10 +2,9 @@
 however many newer matches of other games there are, and a short list reads only a few rows."""
 from __future__ import annotations
 
-import time
-
 from service.app.invitations import accept_for_all, decline
 from tests.conftest import drain_projections
+from tests.waiting import next_millisecond
 
 
 def started(w, players, game="dice-race", options=None):
@@ -25,7 +24,7 @@ def test_a_game_filter_finds_older_matches_and_reads_only_what_it_lists(wiring, 
     w = wiring
     ann, bob = make_user("ann")[0], make_user("bob")[0]
     old = [started(w, [ann, bob], "uchronia", {}).id for _ in range(3)]
-    time.sleep(0.01)
+    next_millisecond()  # the newer matches' timestamps are later than every old one's
     newer = [started(w, [ann, bob]).id for _ in range(30)]
     cancelled = w.matches.create(ann, "dice-race", {"target": 8}, players=[ann, bob]).id
     decline(w.matches, bob, cancelled)

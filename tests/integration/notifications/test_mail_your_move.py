@@ -13,10 +13,12 @@ from rq.registry import ScheduledJobRegistry
 
 from domain.engine.timestamps import parse_time
 from service.store.connections import make_queue_redis
+from service.store.presence import now_ms
 from tests.conftest import drain_projections
 from tests.invites import start_http
 from tests.mailbox import mailbox, mailing_settings  # noqa: F401 (fixtures: an SMTP server, settings using it)
 from tests.mailbox import link_path, run_due_retries, run_mail_jobs, scheduled_retries, text_of
+from tests.waiting import wait_for
 from workers.mail import daily_digest, job_id_of_spec
 from workers.queues import NOTIFICATIONS
 
@@ -85,7 +87,7 @@ def test_no_mail_about_a_move_the_player_saw_live(wiring, client, make_user, mai
         assert kinds(mailbox, ann_mail) == ["your_move", "your_move"], "ann's page is closed"
     finally:
         stream.close()
-    time.sleep(0.01)
+    wait_for(lambda: not wiring.live.presence.saw(bob, mid, now_ms()), 2, "bob's closed page to count as gone")
     roll(client, mid, ha)  # bob has closed his page: this one is mailed
     settle(wiring)
     assert kinds(mailbox, bob_mail) == ["your_move"]

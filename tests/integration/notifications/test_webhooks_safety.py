@@ -124,8 +124,7 @@ def test_redirects_are_never_followed(status):
         with pytest.raises(DeliveryFailed) as failed:
             post_json(redirector.url, b"{}", {}, parse_allowlist("127.0.0.1"))
         assert failed.value.status == status
-        time.sleep(0.2)
-        assert target.calls == [], "the redirect target got nothing"
+        assert target.calls == [], "the redirect target got nothing (a followed one is called before post_json returns)"
     finally:
         redirector.close()
         target.close()
