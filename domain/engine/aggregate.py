@@ -21,6 +21,7 @@ from .bot_seats import is_bot
 from .contract import ALL, unchanged
 from .errors import RuleViolation
 from .hashing import CHAIN_FORMAT, LEGACY_FORMAT
+from .results import match_result
 from .text import T
 
 
@@ -419,8 +420,7 @@ def game_events(game, state: dict, player: str, command: dict, rng) -> list[dict
 
 def finish_events(game, state_after: dict, seed_hex: str, conceded=(), players=()) -> list[dict]:
     """If the game is over after these events, the platform's match_finished and seed_revealed (players who
-    conceded ranked last: concede.py)."""
-    from .concede import match_result  # concede.py builds on this module
+    conceded ranked last: results.py)."""
     result = match_result(game, state_after, conceded, players)
     if result is None:
         return []

@@ -19,7 +19,7 @@ from . import platform_events as pe
 from .aggregate import Match, game_events
 from .audit import check_setup
 from .commands import same_command
-from .concede import match_result
+from .results import match_result
 from .json_codec import canonical_json, compact_json, loads
 from .rng import ReplayRng
 
@@ -234,7 +234,7 @@ class _Recheck:
         return sorted(legal, key=likely) if len(legal) > 1 else legal
 
     def outcome_now(self) -> dict | None:
-        """The result the match would record now (concede.match_result on the folded match)."""
+        """The result the match would record now (results.match_result on the folded match)."""
         return match_result(self.m.game, self.m.game_state, self.m.conceded, self.m.players)
 
     def result(self, finished: dict) -> bool:

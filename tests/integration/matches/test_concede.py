@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from domain.engine import platform_events as pe
-from domain.engine.concede import ranked_last
+from domain.engine.results import ranked_last
 from tests.conftest import drain_projections
 from tests.invites import start_http
 
