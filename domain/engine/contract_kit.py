@@ -6,6 +6,8 @@ import json
 import random
 from dataclasses import dataclass, field
 
+from marshmallow import ValidationError
+
 from .contract import ALL
 from .errors import RuleViolation
 from .rng import HmacRng
@@ -212,7 +214,6 @@ def mutations(cmd: dict, legal: list) -> list:
 def check_mutated_commands(game, seats, seeds, budget, samples=40, **_) -> str:
     """Mutated commands are refused by the payload schema or by decide with a rule id (never a crash), unless
     the mutation happens to be a listed command."""
-    from marshmallow import ValidationError
     players = [f"p{i}" for i in range(1, seats[0] + 1)]
     chooser = random.Random(seeds[0] + 1)
     counts = {"schema": 0, "rule": 0}

@@ -102,7 +102,6 @@ class _NoDraws(Rng):
 def could_take_back(match, player: str, command: dict) -> bool:
     """Whether `command`, sent by `player` now, could be taken back right after (until anyone else acts): it would
     draw no randomness, reveal nothing hidden and not end the match. Decided on a copy; nothing is sent."""
-    import json
     game = match.game
     try:
         events = game.decide(match.game_state, player, command, _NoDraws())
