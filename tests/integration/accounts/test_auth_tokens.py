@@ -5,6 +5,7 @@ import pytest
 
 from service import create_app
 from service.bootstrap import build
+from tests.waiting import wait_for
 
 
 class CountingRedis:
@@ -209,7 +210,7 @@ class SlowLink:
                 at, chunk = due.get()
                 if chunk is None:
                     return
-                time.sleep(max(0.0, at - time.monotonic()))
+                time.sleep(max(0.0, at - time.monotonic()))  # the link's latency: a chunk leaves `delay` s after it came
                 try:
                     dst.sendall(chunk)
                 except OSError:
@@ -280,15 +281,15 @@ def test_an_open_stream_in_another_process_ends_within_two_seconds_of_the_rotati
     token = a.post("/api/users", json={"name": "ann"}).get_json()["token"]
     stream = b.get("/api/users/me/stream", headers=bearer(token), buffered=False)
     assert stream.status_code == 200
-    ended = []
+    ended, read_chunks = [], []
 
     def read():
-        for _chunk in stream.response:
-            pass
+        for chunk in stream.response:
+            read_chunks.append(chunk)
         ended.append(time.monotonic())
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
-    time.sleep(0.5)
+    wait_for(lambda: read_chunks, 5, "the stream's opening read: it is open and idle")
     assert a.post("/api/users/me/token", headers=bearer(token)).status_code == 200
     answered = time.monotonic()
     reader.join(5)
@@ -319,15 +320,15 @@ def test_a_stream_in_a_process_that_hears_no_notes_still_ends_within_two_seconds
         token = a.post("/api/users", json={"name": "ann"}).get_json()["token"]
         stream = b.get("/api/users/me/stream", headers=bearer(token), buffered=False)
         assert stream.status_code == 200
-        ended = []
+        ended, read_chunks = [], []
 
         def read():
-            for _chunk in stream.response:
-                pass
+            for chunk in stream.response:
+                read_chunks.append(chunk)
             ended.append(time.monotonic())
         reader = threading.Thread(target=read, daemon=True)
         reader.start()
-        time.sleep(0.3)
+        wait_for(lambda: read_chunks, 5, "the stream's opening read: it is open and idle")
         assert a.post("/api/users/me/token", headers=bearer(token)).status_code == 200
         answered = time.monotonic()
         reader.join(5)
