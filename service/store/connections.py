@@ -3,11 +3,12 @@ Redis Sentinel names (REDIS_SENTINELS), followed through a failover, or a Redis 
 from __future__ import annotations
 
 import logging
+import os
 
 import redis
 from redis.backoff import ExponentialBackoff, NoBackoff
 from redis.retry import Retry
-from redis.sentinel import Sentinel, SentinelConnectionPool, SentinelConnectionPoolProxy
+from redis.sentinel import Sentinel, SentinelConnectionPool, SentinelConnectionPoolProxy, SentinelManagedConnection
 
 from service.config import Settings
 from service.metrics import FAILOVERS_FOLLOWED
@@ -80,6 +81,60 @@ def in_memory(url: str, **kwargs):
     import fakeredis  # a test dependency: imported only when a memory:// URL is used
     server = _MEMORY_SERVERS.setdefault(url, fakeredis.FakeServer())
     return fakeredis.FakeRedis(server=server, **kwargs)
+
+
+class DirectCalls:
+    """One command, one reply, on connections of a client's pool kept apart for a hot command (a match's append):
+    past redis-py's pool lock, its per-use readiness poll, retry wrapper and observability (a third of a web worker's
+    CPU per command). A connection goes back to the idle list only after a whole reply was read, so none holds a
+    stray reply; a connection error or timeout sends the command again through the client itself (its retries,
+    reconnecting to the current primary: Sentinel's connections ask the sentinels, and a READONLY reply of a demoted
+    primary is a connection error), as its own retry would."""
+
+    def __init__(self, client, keep: int = 32):
+        self.client, self.pool, self.keep = client, client.connection_pool, keep
+        self.idle: list = []
+        self.pid = os.getpid()
+
+    def __call__(self, *args):
+        """The reply to one command (a reply error raised as the client raises it)."""
+        if self.pid != os.getpid():  # a forked child never shares its parent's sockets
+            self.idle, self.pid = [], os.getpid()
+        conn = self.idle.pop() if self.idle else self.pool.make_connection()
+        try:
+            if conn._sock is None:  # its own connect: a Sentinel connection asks the sentinels (a send would not)
+                conn.connect()
+            conn.send_packed_command(conn.pack_command(*args))
+            reply = conn.read_response()
+        except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError):
+            conn.disconnect()
+            self._put(conn)
+            return self.client.execute_command(*args)
+        except redis.exceptions.ResponseError:  # a whole reply was read: the connection is ready for the next
+            self._put(conn)
+            raise
+        except BaseException:  # a reply may be left unread (a timeout of the caller's): never reuse the socket
+            conn.disconnect()
+            raise
+        self._put(conn)
+        return reply
+
+    def _put(self, conn) -> None:
+        if len(self.idle) < self.keep:
+            self.idle.append(conn)
+        else:
+            conn.disconnect()
+
+
+def direct_calls(client) -> DirectCalls | None:
+    """DirectCalls for a plain or Sentinel client of redis-py's own TCP connections (decoded or not), else None
+    (a cluster, fakeredis, a client-side cache, a single-connection client: their own path)."""
+    pool = getattr(client, "connection_pool", None)
+    if type(client) is not redis.Redis or client.connection is not None or pool is None:
+        return None
+    if pool.connection_class not in (redis.Connection, SentinelManagedConnection) or getattr(pool, "cache", None):
+        return None
+    return DirectCalls(client)
 
 
 def make_redis(settings: Settings):
