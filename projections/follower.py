@@ -9,6 +9,7 @@ from redis.exceptions import RedisError
 
 from projections.delivery import BATCH, project_entries
 from projections.leases import FOLLOWERS_KEY, FOLLOWERS_MS, PAUSE_KEY, Leases
+from projections.projector import Projector
 
 log = logging.getLogger("turnstream.worker")
 
@@ -24,12 +25,13 @@ class ProjectionFollower:
     read and one batch. Started by `turnstream worker` when it serves projections; `followups` gets each
     batch's changed rows (the worker schedules deadlines, bot turns and notifications from them)."""
 
-    def __init__(self, w, owner: str, stop: threading.Event, cluster: bool = False,
+    def __init__(self, projector: Projector, owner: str, stop: threading.Event, cluster: bool = False,
                  gather_seconds: float = 0.0, followups=None):
-        self.w = w
-        self.keys = w.store.keys
+        self.projector = projector
+        self.redis = projector.redis
+        self.keys = projector.keys
         self.followups = followups
-        self.leases = Leases(w.redis, self.keys, owner)
+        self.leases = Leases(self.redis, self.keys, owner)
         self.owner = owner
         self.stop = stop
         self.cluster = cluster
@@ -71,7 +73,7 @@ class ProjectionFollower:
         """How many partitions this follower should hold: an even share among the followers alive (each counts
         itself alive for FOLLOWERS_MS at every claim), so a second worker takes half the work."""
         now_ms = int(time.time() * 1000)
-        pipe = self.w.redis.pipeline(transaction=False)
+        pipe = self.redis.pipeline(transaction=False)
         pipe.zadd(FOLLOWERS_KEY, {self.owner: now_ms + FOLLOWERS_MS})
         pipe.zremrangebyscore(FOLLOWERS_KEY, "-inf", now_ms)
         pipe.zcard(FOLLOWERS_KEY)
@@ -81,7 +83,7 @@ class ProjectionFollower:
     def claim(self) -> None:
         """Renew the leases held, give up those beyond this follower's share, take free ones up to it (starting
         from their checkpoints). While a rebuild pauses the projections, give every lease up and take none."""
-        if self.w.redis.exists(PAUSE_KEY):
+        if self.redis.exists(PAUSE_KEY):
             if self.positions:
                 log.info("projection follower %s: a rebuild runs; giving %d partitions up", self.owner,
                          len(self.positions))
@@ -107,7 +109,7 @@ class ProjectionFollower:
         taken = []
         for p in free[:max(wanted, 0)]:
             if self.leases.take(p):
-                self.positions[p] = self.w.redis.get(self.keys.checkpoint(p)) or "0-0"
+                self.positions[p] = self.redis.get(self.keys.checkpoint(p)) or "0-0"
                 taken.append(p)
         if taken:
             log.info("projection follower %s: took %d partitions, following %d of %d", self.owner, len(taken),
@@ -125,11 +127,11 @@ class ProjectionFollower:
             return []
         if self.cluster:
             self.stop.wait(CLUSTER_POLL_SECONDS)
-            pipe = self.w.redis.pipeline(transaction=False)
+            pipe = self.redis.pipeline(transaction=False)
             for key, p in by_key.items():
                 pipe.xrange(key, f"({self.positions[p]}", "+", count=BATCH)
             return [(p, entries) for p, entries in zip(by_key.values(), pipe.execute()) if entries]
-        replies = self.w.redis.xread({key: self.positions[p] for key, p in by_key.items()}, count=BATCH,
+        replies = self.redis.xread({key: self.positions[p] for key, p in by_key.items()}, count=BATCH,
                                      block=BLOCK_MS)
         return [(by_key[key], entries) for key, entries in replies or () if entries]
 
@@ -149,14 +151,14 @@ class ProjectionFollower:
         """Project one batch of partition p and move past it (a batch that fails is read again)."""
         if p not in self.positions:
             return
-        project_entries(self.w, p, entries, self.followups)
+        project_entries(self.projector, p, entries, self.followups)
         self.positions[p] = entries[-1][0]
         self.batches += 1
 
     def release_all(self) -> None:
         """Give up every lease held (another follower takes the partitions over)."""
         try:
-            self.w.redis.zrem(FOLLOWERS_KEY, self.owner)
+            self.redis.zrem(FOLLOWERS_KEY, self.owner)
             for p in list(self.positions):
                 self.leases.release(p)
         except RedisError as exc:
@@ -164,10 +166,10 @@ class ProjectionFollower:
         self.positions.clear()
 
 
-def start_follower(w, owner: str, stop: threading.Event, followups=None) -> threading.Thread:
+def start_follower(projector: Projector, owner: str, stop: threading.Event, cluster: bool = False,
+                   gather_seconds: float = 0.0, followups=None) -> threading.Thread:
     """Start a ProjectionFollower in a daemon thread; return the thread."""
-    follower = ProjectionFollower(w, owner, stop, cluster=bool(w.settings.redis_cluster),
-                                  gather_seconds=w.settings.follow_gather_ms / 1000, followups=followups)
+    follower = ProjectionFollower(projector, owner, stop, cluster, gather_seconds, followups)
     thread = threading.Thread(target=follower.run, name="projection-follower", daemon=True)
     thread.follower = follower
     thread.start()

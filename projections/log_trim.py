@@ -7,24 +7,24 @@ import logging
 import time
 
 from projections.leases import PAUSE_KEY
+from service.store.keys import Keys
 
 log = logging.getLogger("turnstream.projections")
 
 
-def trim_logs(w, keep_hours: float, now_ms: int | None = None, exact: bool = False) -> int:
+def trim_logs(redis, keys: Keys, keep_hours: float, now_ms: int | None = None, exact: bool = False) -> int:
     """Remove partition-log entries both before their partition's checkpoint and older than `keep_hours`; return
     how many went (whole stream nodes only unless `exact`). Nothing while a rebuild runs (its switch moves the
     checkpoints)."""
-    keys = w.store.keys
-    if keep_hours < 0 or w.redis.exists(PAUSE_KEY):
+    if keep_hours < 0 or redis.exists(PAUSE_KEY):
         return 0
     now_ms = int(time.time() * 1000) if now_ms is None else now_ms
     kept_from = now_ms - int(keep_hours * 3_600_000)
-    pipe = w.redis.pipeline(transaction=False)
+    pipe = redis.pipeline(transaction=False)
     for p in range(keys.partitions):
         pipe.get(keys.checkpoint(p))
     checkpoints = pipe.execute()
-    pipe = w.redis.pipeline(transaction=False)
+    pipe = redis.pipeline(transaction=False)
     for p, checkpoint in enumerate(checkpoints):
         if checkpoint:  # entries up to the checkpoint are projected; the checkpoint's own one is kept
             pipe.xtrim(keys.log(p), minid=min(_ms(checkpoint), kept_from), approximate=not exact)

@@ -7,6 +7,7 @@ from redis import Redis
 
 from domain.engine.contract import Game
 from domain.games import load_games
+from projections.projector import Projector
 from projections.ratings import Ratings
 from projections.readers import ReadModels
 from projections.snapshots import SnapshotStore
@@ -43,6 +44,13 @@ class Wiring:
     state_views: StateViews
     backups: BackupRecords | None = None
     mail: MailService | None = None
+
+    @property
+    def projector(self) -> Projector:
+        """What projecting needs, from the parts wired now (a test may swap one after build)."""
+        return Projector(redis=self.redis, keys=self.store.keys, ratings=self.ratings, matches=self.matches,
+                         forget=self.matches.cache.evict, webhooks=self.users, snapshots=self.matches.snapshots,
+                         archived=self.store.known_archived)
 
 
 def build(settings: Settings | None = None, redis_client=None, games: dict[str, Game] | None = None,

@@ -164,4 +164,4 @@ def drain_projections(w):
     from projections.delivery import catch_up
     from workers.followups import after_projection
     for p in range(w.store.keys.partitions):
-        catch_up(w, p, followups=after_projection)
+        catch_up(w.projector, p, followups=after_projection)

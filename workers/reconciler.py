@@ -44,4 +44,4 @@ def trim_due() -> int:
         return 0
     _trimmed["at"] = now
     w = wiring()
-    return trim_logs(w, w.settings.log_keep_hours)
+    return trim_logs(w.redis, w.store.keys, w.settings.log_keep_hours)

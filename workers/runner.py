@@ -126,10 +126,10 @@ def drain(w, rq_queues, conn, name: str) -> None:
     from .followups import after_projection
     while True:
         for p in range(w.store.keys.partitions):
-            catch_up(w, p, owner=name, followups=after_projection)
+            catch_up(w.projector, p, owner=name, followups=after_projection)
         if rq_queues:
             SimpleWorker(rq_queues, connection=conn, name=name).work(burst=True, logging_level="WARNING")
-        if not lagging_partitions(w) and not any(q.count for q in rq_queues):
+        if not lagging_partitions(w.redis, w.store.keys) and not any(q.count for q in rq_queues):
             return
 
 
@@ -204,7 +204,8 @@ def run_worker(settings, burst: bool = False, name: str | None = None, queues=MA
     follower = None
     if projects:
         from projections.follower import start_follower
-        follower = start_follower(wiring(), name, stop, followups=after_projection)
+        follower = start_follower(wiring().projector, name, stop, cluster=bool(settings.redis_cluster),
+                                  gather_seconds=settings.follow_gather_ms / 1000, followups=after_projection)
         if health is not None:
             health.follower = follower
     worker_class = _counting(SimpleWorker, health)

@@ -510,5 +510,5 @@ def import_files(w, paths, say=print) -> dict:
         if n % 100 == 0 or n == len(plan["matches"]):
             say(f"  matches {n}/{len(plan['matches'])} restored ({counts['events']} events)")
     say(f"  users {counts['users']} restored")
-    rebuild_projections(w, say)
+    rebuild_projections(w.projector, say)
     return counts

@@ -129,7 +129,7 @@ def cmd_rebuild(args) -> int:
     from service.store.connections import check_topology
     check_topology(_settings())  # a cluster node without REDIS_CLUSTER=1: said before anything is dropped
     try:
-        rebuild_projections(build(), say)
+        rebuild_projections(build().projector, say)
     except RebuildRefused as exc:
         say(f"turnstream projections rebuild: refused: {exc}")
         return 1

@@ -73,7 +73,7 @@ def match_bytes(w, match_id: str) -> dict:
 def active_bytes(w, match_id: str) -> dict:
     """match_bytes of a match being played, projected first (its row and snapshots, as a worker keeps them)."""
     from projections.delivery import catch_up
-    catch_up(w, w.store.keys.partition(match_id))
+    catch_up(w.projector, w.store.keys.partition(match_id))
     return match_bytes(w, match_id)
 
 
@@ -186,7 +186,7 @@ def run_archive_bench(args, url: str, note: str) -> dict:
                                        lambda mid, g=game_id: active[g].append(active_bytes(w, mid)))
                          for n in range(count)]
     for p in range(w.store.keys.partitions):
-        catch_up(w, p)  # summary rows, indexes, replay snapshots: the live form as a worker leaves it
+        catch_up(w.projector, p)  # summary rows, indexes, replay snapshots: the live form as a worker leaves it
     matches = sum(len(ids) for ids in made.values())
     shared_live = shared_bytes(w)
     app = create_app(wiring=replace(w))
@@ -221,8 +221,9 @@ def run_archive_bench(args, url: str, note: str) -> dict:
     shared_archived = shared_bytes(w)
     from projections.log_trim import trim_logs
     for p in range(w.store.keys.partitions):
-        catch_up(w, p)
-    trim_logs(w, 0, now_ms=int(time.time() * 1000) + 3_600_000, exact=True)  # as the worker leaves them in a day
+        catch_up(w.projector, p)
+    # as the worker leaves them in a day
+    trim_logs(w.redis, w.store.keys, 0, now_ms=int(time.time() * 1000) + 3_600_000, exact=True)
     figures["shared_bytes_per_match"] = {
         "live": {k: round(v / matches) for k, v in shared_live.items()},
         "archived": {k: round(v / matches) for k, v in shared_archived.items()},

@@ -358,7 +358,7 @@ def cold_load(w, events: int) -> dict:
     from projections.delivery import catch_up
     from service.app.matches import MatchService
     match = long_match(w, events)
-    catch_up(w, w.store.keys.partition(match.id))  # writes the due snapshots
+    catch_up(w.projector, w.store.keys.partition(match.id))  # writes the due snapshots
     timings, snapped, reads = [], [], []
     for _ in range(3):
         t0 = time.perf_counter()
@@ -381,7 +381,7 @@ def replay_seek(w, events: int) -> dict:
     from service.app.history import History
     from service.cli.bench.seek import measure_seek
     match = long_match(w, events)
-    catch_up(w, w.store.keys.partition(match.id))  # writes the due snapshots
+    catch_up(w.projector, w.store.keys.partition(match.id))  # writes the due snapshots
     return measure_seek(History.from_wiring(w), match.id)
 
 
@@ -421,7 +421,7 @@ def wait_caught_up(w, worker: subprocess.Popen, seconds: float = 120) -> None:
     """Wait until no partition's projections lag (the worker is alive and has caught up)."""
     from projections.delivery import lagging_partitions
     deadline = time.monotonic() + seconds
-    while lagging_partitions(w):
+    while lagging_partitions(w.redis, w.store.keys):
         if worker.poll() is not None:
             raise RuntimeError(f"the worker exited: {worker.stderr.read().decode(errors='replace')[-500:]}")
         if time.monotonic() > deadline:

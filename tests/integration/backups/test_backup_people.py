@@ -112,6 +112,6 @@ def test_a_rebuild_of_the_read_models_keeps_what_the_players_own(wiring, client,
     run_mail_jobs(wiring)
     assert client.get(link_path(mailbox.to("ann@example.com")[-1], "/verify-email/")).status_code == 200
     client.put("/api/users/me/notifications", json={"your_move": "digest"}, headers=ha)
-    rebuild_projections(wiring, say=lambda _m: None)
+    rebuild_projections(wiring.projector, say=lambda _m: None)
     assert wiring.mail.contacts.owner("ann@example.com") == ann
     assert wiring.mail.contacts.digest_readers() == {ann}

@@ -248,12 +248,13 @@ def test_a_projection_rebuild_reads_archived_matches_and_writes_them_no_snapshot
     from projections.rebuild import rebuild_projections
     ids, _ = people
     mid = finished_match(w, "merchant-of-venus", ids, "rebuild")
-    rebuild_projections(cold(w), say=lambda *_: None)  # rows as folded from the stored events (their key order)
+    # rows as folded from the stored events (their key order)
+    rebuild_projections(cold(w).projector, say=lambda *_: None)
     row = w.redis.get(w.store.keys.summary(mid))
     lists = client_of(w).get(f"/api/matches?player={ids[0]}").get_data()
     assert archive_match(w.store, mid, 0)["status"] == ARCHIVED
     fresh = cold(w)
-    rebuild_projections(fresh, say=lambda *_: None)
+    rebuild_projections(fresh.projector, say=lambda *_: None)
     assert w.redis.get(w.store.keys.summary(mid)) == row
     assert client_of(fresh).get(f"/api/matches?player={ids[0]}").get_data() == lists
     assert not w.redis.exists(w.store.keys.snapshot(mid))

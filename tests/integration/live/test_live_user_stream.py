@@ -91,7 +91,7 @@ def test_inbox_changes_arrive_after_the_projection_wrote_them(live):
 
     def move_and_project():
         client.post(f"/api/matches/{mid}/commands", json={"type": "draw"}, headers=headers["ann"])
-        catch_up(w, w.store.keys.partition(mid))  # what a worker's follower does
+        catch_up(w.projector, w.store.keys.partition(mid))  # what a worker's follower does
 
     resp = client.get("/api/users/me/stream", headers=headers["bob"], buffered=False)
     got = during(resp, move_and_project)
@@ -185,7 +185,7 @@ def test_a_resume_loads_only_the_matches_the_stream_follows(live, monkeypatch):
     cursor = int(w.redis.xrange(w.store.keys.log(w.store.keys.partition(mid)), count=1)[0][0].split("-")[0])
     note = {"type": "note", "payload": {"text": "hi"}}
     assert client.post(f"/api/matches/{mid}/commands", json=note, headers=headers["ann"]).status_code == 201
-    catch_up(w, w.store.keys.partition(mid))
+    catch_up(w.projector, w.store.keys.partition(mid))
     folded = []
     real_read = w.live.matches.read
     monkeypatch.setattr(w.live.matches, "read", lambda match_id, fn: (folded.append(match_id),

@@ -22,7 +22,7 @@ def row_version(w, match_id: str) -> int:
 def run_follower(w, owner: str):
     """Start a follower thread on `w`; return (thread, stop event)."""
     stop = threading.Event()
-    return start_follower(w, owner, stop), stop
+    return start_follower(w.projector, owner, stop, gather_seconds=w.settings.follow_gather_ms / 1000), stop
 
 
 def test_a_follower_projects_each_command_without_any_job(wiring):
@@ -40,7 +40,7 @@ def test_a_follower_projects_each_command_without_any_job(wiring):
             wait_for(lambda: row_version(w, mid) >= version, 10, f"the row at version {version}")
             lags.append(time.monotonic() - start)
         assert sorted(lags)[10] < 0.25, lags
-        assert lagging_partitions(w) == []
+        assert lagging_partitions(w.redis, w.store.keys) == []
     finally:
         stop.set()
         thread.join(5)
@@ -54,7 +54,7 @@ def test_commands_arriving_during_the_gather_pause_are_projected_in_one_batch(wi
     w = wiring
     stop = threading.Event()
     # a pause long enough for 20 in-process commands even on a loaded 2-core machine (0.5 s was not, once)
-    follower = ProjectionFollower(w, "gatherer", stop, gather_seconds=2.0)
+    follower = ProjectionFollower(w.projector, "gatherer", stop, gather_seconds=2.0)
     thread = threading.Thread(target=follower.run, daemon=True)
     thread.start()
     try:
@@ -80,7 +80,7 @@ def test_two_followers_never_hold_one_partition_and_a_silent_ones_partitions_are
     w = wiring
     monkeypatch.setattr(follower_mod, "RENEW_SECONDS", 0.1)
     short = 600
-    first = ProjectionFollower(w, "first", threading.Event())
+    first = ProjectionFollower(w.projector, "first", threading.Event())
     first.leases.lease_ms = short
     first.claim()  # takes every partition, then falls silent: it never reads nor renews
     assert len(first.positions) == w.store.keys.partitions
@@ -139,9 +139,9 @@ def test_a_catch_up_leaves_a_followed_partition_alone(wiring):
     p = w.store.keys.partition(mid)
     holder = Leases(w.redis, w.store.keys, "some-follower")
     assert holder.take(p)
-    assert catch_up(w, p) is None and row_version(w, mid) == 0
+    assert catch_up(w.projector, p) is None and row_version(w, mid) == 0
     holder.release(p)
-    assert catch_up(w, p) == 1 and row_version(w, mid) == w.store.version(mid)
+    assert catch_up(w.projector, p) == 1 and row_version(w, mid) == w.store.version(mid)
     assert w.redis.get(w.store.keys.projector(p)) is None, "the catch-up gave its own lease up"
 
 
@@ -183,7 +183,7 @@ def test_a_batch_costs_the_same_round_trips_for_one_match_as_for_many(settings, 
     try:
         race = w.games["dice-race"]
         ids = [create_started(w, f"p{i}", race, [f"p{i}", f"q{i}"]) for i in range(6)]
-        assert catch_up(w, 0) > 0  # rows exist, the matches are cached in this process
+        assert catch_up(w.projector, 0) > 0  # rows exist, the matches are cached in this process
         elsewhere = MatchService(w.store, w.games)
 
         def round_trips_to_project(match_ids) -> int:
@@ -197,7 +197,7 @@ def test_a_batch_costs_the_same_round_trips_for_one_match_as_for_many(settings, 
             monkeypatch.setattr(type(w.redis.pipeline()), "execute",
                                 lambda self, *a, **k: trips.append("pipeline") or real_pipe(self, *a, **k))
             try:
-                assert catch_up(w, 0) == len(match_ids)
+                assert catch_up(w.projector, 0) == len(match_ids)
             finally:
                 monkeypatch.undo()
             assert all(row_version(w, mid) == w.store.version(mid) for mid in match_ids)
@@ -260,11 +260,11 @@ def test_a_match_that_cannot_be_folded_here_holds_up_no_other_match(settings, re
     hosting_less = build(one_partition, games={"dice-race": games["dice-race"]})
     context.use(hosting_less)
     try:
-        assert catch_up(hosting_less, 0) == 2
+        assert catch_up(hosting_less.projector, 0) == 2
         assert row_version(hosting_less, race) == w.store.version(race)
         assert row_version(hosting_less, later) == w.store.version(later)
         assert row_version(hosting_less, odd) == 0
-        assert lagging_partitions(hosting_less) == []
+        assert lagging_partitions(hosting_less.redis, hosting_less.store.keys) == []
         assert f"match {odd} cannot be folded here" in caplog.text
     finally:
         context.use(None)

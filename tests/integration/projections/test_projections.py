@@ -20,10 +20,10 @@ def test_catch_up_is_idempotent_and_checkpointed(client, make_user, wiring):
     """Catching a partition up twice writes rows once; the checkpoint reaches the log's end."""
     mid, *_ = new_match(client, make_user)
     p = wiring.store.keys.partition(mid)
-    assert lagging_partitions(wiring) == [p]
-    assert catch_up(wiring, p) == 1
-    assert catch_up(wiring, p) == 0
-    assert lagging_partitions(wiring) == []
+    assert lagging_partitions(wiring.redis, wiring.store.keys) == [p]
+    assert catch_up(wiring.projector, p) == 1
+    assert catch_up(wiring.projector, p) == 0
+    assert lagging_partitions(wiring.redis, wiring.store.keys) == []
     last_log_id = wiring.redis.xrevrange(wiring.store.keys.log(p), count=1)[0][0]
     assert wiring.redis.get(wiring.store.keys.checkpoint(p)) == last_log_id
     row = json.loads(wiring.redis.get(wiring.store.keys.summary(mid)))
@@ -76,10 +76,12 @@ def test_rebuild_takes_the_partitions_over_from_a_running_follower_and_gives_the
     from tests.waiting import wait_for
     mid, ann, ha, *_ = new_match(client, make_user)
     stop = threading.Event()
-    thread = start_follower(wiring, "running-worker", stop)
+    thread = start_follower(wiring.projector, "running-worker", stop,
+                            gather_seconds=wiring.settings.follow_gather_ms / 1000)
     try:
-        wait_for(lambda: lagging_partitions(wiring) == [], 10, "the follower to project the new match")
-        assert rebuild_projections(wiring, say=lambda line: None) == 1
+        wait_for(lambda: lagging_partitions(wiring.redis, wiring.store.keys) == [], 10,
+                 "the follower to project the new match")
+        assert rebuild_projections(wiring.projector, say=lambda line: None) == 1
         assert json.loads(wiring.redis.get(wiring.store.keys.summary(mid)))["version"] == 4
         assert client.post(f"/api/matches/{mid}/commands", json={"type": "roll"}, headers=ha).status_code == 201
         wait_for(lambda: json.loads(wiring.redis.get(wiring.store.keys.summary(mid)))["version"] == 5, 15,
@@ -90,7 +92,7 @@ def test_rebuild_takes_the_partitions_over_from_a_running_follower_and_gives_the
     stuck = Leases(wiring.redis, wiring.store.keys, "an-old-worker")
     assert stuck.take(3)
     with pytest.raises(RebuildRefused):
-        rebuild_projections(wiring, say=lambda line: None, wait_seconds=0.5)
+        rebuild_projections(wiring.projector, say=lambda line: None, wait_seconds=0.5)
     assert wiring.redis.get(wiring.store.keys.summary(mid)) is not None, "nothing was dropped"
     stuck.release(3)
 
@@ -132,7 +134,7 @@ def test_rebuild_builds_beside_the_live_read_models_and_switches(client, make_us
     watcher.start()
     try:
         rebuild._switch = slow_switch
-        assert rebuild.rebuild_projections(wiring, say=lambda line: None) == 1
+        assert rebuild.rebuild_projections(wiring.projector, say=lambda line: None) == 1
     finally:
         rebuild._switch = original
         stop.set()
@@ -162,12 +164,13 @@ def test_trimmed_logs_keep_what_is_not_projected_and_a_rebuild_still_finds_every
     keys = wiring.store.keys
     now = int(time.time() * 1000)
     lists = {ann: client.get(f"/api/matches?player={ann}").get_json()["matches"] for _m, ann, *_ in made}
-    assert trim_logs(wiring, 1.0, now_ms=now, exact=True) == 0, "nothing older than the kept hour"
+    assert trim_logs(wiring.redis, wiring.store.keys, 1.0, now_ms=now, exact=True) == 0, \
+        "nothing older than the kept hour"
     late = made[0][0]
     p = keys.partition(late)
     wiring.redis.set(keys.checkpoint(p), "0-1")  # as if partition p's projector were behind
     before = sum(wiring.redis.xlen(keys.log(q)) for q in range(keys.partitions))
-    removed = trim_logs(wiring, 0.0, now_ms=now + 3_600_000, exact=True)
+    removed = trim_logs(wiring.redis, wiring.store.keys, 0.0, now_ms=now + 3_600_000, exact=True)
     left = {q: wiring.redis.xlen(keys.log(q)) for q in range(keys.partitions) if wiring.redis.xlen(keys.log(q))}
     assert removed > 0 and sum(left.values()) == before - removed
     assert wiring.redis.xlen(keys.log(p)) >= 2, "entries after the checkpoint are kept"
@@ -175,7 +178,7 @@ def test_trimmed_logs_keep_what_is_not_projected_and_a_rebuild_still_finds_every
     drain_projections(wiring)  # partition p catches up from its checkpoint: its entries were kept
     gone = made[1][0]
     wiring.redis.xtrim(keys.log(keys.partition(gone)), maxlen=0)  # no entry of this match left in any log
-    assert rebuild.rebuild_projections(wiring, say=lambda line: None) == 3
+    assert rebuild.rebuild_projections(wiring.projector, say=lambda line: None) == 3
     assert {ann: client.get(f"/api/matches?player={ann}").get_json()["matches"] for _m, ann, *_ in made} == lists
     sub = Subscriber(made[0][1], "127.0.0.1", matches=[late])
     hub = wiring.live

@@ -49,7 +49,7 @@ def test_live_ratings_equal_rebuilt_ratings_with_four_players(wiring, client, ma
     assert {r["name"] for r in board} == {"ann", "bob", "cat", "dan"}
     assert sum(r["matches"] for r in board) == 4 * 4 + 4 * 2
 
-    rebuild_projections(w)
+    rebuild_projections(w.projector)
     assert ratings_state(w, "dice-race") == live
     assert client.get("/api/games/dice-race/leaderboard").get_json()["ratings"] == board
 
@@ -157,6 +157,6 @@ def test_only_matches_a_person_played_count_for_ratings(wiring, client, make_use
     assert {m["id"]: m["rating_change"] is None for m in me["matches"]} == {
         **{m: True for m in farmed + [absent]}, played: False, walked: False}
     live = ratings_state(w, "dice-race")
-    rebuild_projections(w)
+    rebuild_projections(w.projector)
     assert ratings_state(w, "dice-race") == live
     assert set(w.ratings.unrated("dice-race", farmed + [absent])) == set(farmed + [absent])

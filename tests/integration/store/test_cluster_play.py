@@ -118,7 +118,7 @@ def test_matches_play_through_a_three_node_cluster(cluster_wiring, cluster):
     assert state["version"] == w.store.version(ids[0]) and state["active_players"] == [users[0]["id"]]
     from projections.rebuild import rebuild_projections
     rows = client.get(f"/api/matches?player={users[0]['id']}").get_json()["matches"]
-    assert rebuild_projections(w, say=lambda line: None) == len(rows)  # beside, then switched slot by slot
+    assert rebuild_projections(w.projector, say=lambda line: None) == len(rows)  # beside, then switched slot by slot
     assert client.get(f"/api/matches?player={users[0]['id']}").get_json()["matches"] == rows
     assert {m["id"] for m in client.get("/api/users/me/inbox", headers=ann).get_json()["matches"]} == set(ids)
 
@@ -202,7 +202,8 @@ def test_a_projection_follower_follows_the_partition_logs_of_every_node(cluster_
     from projections.leases import Leases
     w = cluster_wiring
     stop = threading.Event()
-    thread = start_follower(w, "cluster-follower", stop)
+    thread = start_follower(w.projector, "cluster-follower", stop, cluster=bool(w.settings.redis_cluster),
+                            gather_seconds=w.settings.follow_gather_ms / 1000)
     try:
         wait_for(lambda: len(thread.follower.positions) == w.store.keys.partitions, 10, "every lease taken")
         ids = [create_started(w, f"a{i}", RACE, [f"a{i}", f"b{i}"]) for i in range(6)]

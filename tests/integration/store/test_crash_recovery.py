@@ -100,10 +100,11 @@ def test_a_worker_killed_mid_batch_is_caught_up_by_a_new_one_and_nothing_applies
     finally:
         if first.poll() is None:
             first.kill()
-    assert lagging_partitions(w), "the worker finished before it was killed: nothing to recover"
+    assert lagging_partitions(w.redis, w.store.keys), "the worker finished before it was killed: nothing to recover"
     second = start_worker(redis_url, slow=0, log=tmp_path / "worker2.log")
     try:
-        wait_for(lambda: not lagging_partitions(w), 30, "the new worker to catch every partition up")
+        wait_for(lambda: not lagging_partitions(w.redis, w.store.keys), 30,
+                 "the new worker to catch every partition up")
     finally:
         second.terminate()
         second.wait(10)
