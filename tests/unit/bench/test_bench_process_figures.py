@@ -9,6 +9,7 @@ import time
 import pytest
 
 from service.cli.bench.http import cpu_seconds, runqueue_seconds
+from tests.waiting import wait_for
 
 pytestmark = pytest.mark.skipif(not os.path.exists(f"/proc/{os.getpid()}/schedstat"), reason="needs schedstats")
 
@@ -18,9 +19,10 @@ SPIN = "import os, time\nos.sched_setaffinity(0, {0})\nend = time.time() + 1.0\n
 def test_two_processes_sharing_one_core_each_wait_for_it_about_half_the_time():
     spinners = [subprocess.Popen([sys.executable, "-c", SPIN]) for _ in range(2)]
     pids = [p.pid for p in spinners]
-    time.sleep(0.2)  # both pinned and spinning
+    wait_for(lambda: all(os.sched_getaffinity(pid) == {0} for pid in pids), 10, "both pinned to core 0 (then spinning)",
+             interval=0.01)
     cpu0, queued0 = cpu_seconds(pids), runqueue_seconds(pids)
-    time.sleep(0.5)
+    time.sleep(0.5)  # the window measured: half a second of both spinning
     cpu, queued = cpu_seconds(pids) - cpu0, runqueue_seconds(pids) - queued0
     for p in spinners:
         p.wait(10)
