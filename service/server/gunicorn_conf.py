@@ -7,6 +7,7 @@ the standard library with gevent first, then builds the app.
 import os
 import resource
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
@@ -90,8 +91,7 @@ def refuse_misconfiguration() -> None:
     work, stops the server at once, in one line and with EX_CONFIG (78), instead of workers failing to boot. Checked
     without importing redis-py or anything that imports ssl: the gevent workers forked from here patch the standard
     library first."""
-    import sys
-
+    # checked in the master, which imports no more of the service than it must (the module's docstring)
     from service.config import ConfigError, redis_url, replicas, sentinels
     try:
         for name in ("REDIS_URL", "RQ_REDIS_URL"):
@@ -124,7 +124,7 @@ def on_exit(server):
 
 def child_exit(server, worker):
     """Drop a dead worker's live gauges (open streams) from the metrics files."""
-    from prometheus_client import multiprocess
+    from prometheus_client import multiprocess  # the master loads the metrics library only when a worker dies
     multiprocess.mark_process_dead(worker.pid)
     if BALANCE and getattr(worker, "balance_slot", None) is not None:
         BOARD.leave(worker.balance_slot)
@@ -145,6 +145,7 @@ def post_worker_init(worker):
     """Once the worker is told to stop, end its live-update streams so that browsers resume elsewhere at once
     (instead of holding the graceful shutdown for `graceful_timeout`); answer each sized response in one send;
     freeze what the app has built, and what survives each full collection, out of the collector's way."""
+    # in the worker after the fork: the service loads once gevent has patched the standard library
     import gevent
 
     from service.server import gc_policy
@@ -160,15 +161,15 @@ def post_worker_init(worker):
         worker.log.error("turnstream web: %s", exc)
         raise SystemExit(3) from None
     install()
-    from service.server.limits import open_files, stream_cap
+    from service.server.limits import open_files, stream_cap  # (the same: in the worker only)
     worker.log.info("web worker %s: up to %d live streams (TURNSTREAM_STREAMS_PER_PROCESS %d, %d open files)",
                     worker.pid, stream_cap(settings.streams_per_process), settings.streams_per_process, open_files())
     count = None
     if BALANCE:
-        from service.server import accept_balance
+        from service.server import accept_balance  # (the same: in the worker only)
         count = accept_balance.install(worker, BOARD)
     if os.environ.get("TURNSTREAM_PARK_STREAMS", "1") != "0":
-        from service.server import stream_parking
+        from service.server import stream_parking  # (the same: in the worker only)
         stream_parking.install(count)
     gc_policy.install(settings.gc_sweep_seconds, on_pause=metrics.observe_gc_pause)
 

@@ -15,6 +15,8 @@ import threading
 import time
 from pathlib import Path
 
+import redis
+
 from service.server.embedded_redis import EmbeddedRedis, find_redis_server, free_port
 
 RESET = struct.pack("ii", 1, 0)  # SO_LINGER on, 0 s: close() sends a reset and drops whatever is unsent
@@ -219,11 +221,9 @@ class RedisGroup:
         return ",".join(f"127.0.0.1:{s.port}" for s in self.sentinels)
 
     def _client(self, port: int):
-        import redis
         return redis.Redis(port=port, decode_responses=True, socket_connect_timeout=1, socket_timeout=2)
 
     def _settled(self) -> bool:
-        import redis
         try:
             for sentinel in self.sentinels:
                 state = self._client(sentinel.port).sentinel_master(self.master)
@@ -245,7 +245,6 @@ class RedisGroup:
 
     def primary_port(self) -> int | None:
         """The port of the primary as a majority of the sentinels name it now (the link's for the first one)."""
-        import redis
         named = []
         for sentinel in self.sentinels:
             with contextlib.suppress(redis.RedisError):

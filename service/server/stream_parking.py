@@ -17,7 +17,10 @@ from __future__ import annotations
 
 import logging
 import os
+import select
 import time
+
+from service.metrics import PARKED_STREAMS
 
 log = logging.getLogger("turnstream.live")
 
@@ -82,6 +85,7 @@ class Parking:
     """This process's parked streams: one writer greenlet, one epoll set for hang-ups, one sweep a second."""
 
     def __init__(self, on_count=None):
+        # gevent loads only where streams park, in a gevent worker (any server imports this module)
         from gevent import monkey
         epoll = monkey.get_original("select", "epoll")
         self._epoll = epoll()
@@ -103,7 +107,6 @@ class Parking:
         """Take over connection `fd` (non-blocking from now on) for `sub` of `hub`: the response's `head` and
         `opening` body bytes go first, under the budget of every write, then the messages it had queued (none
         when `last`: the stream ends after its opening)."""
-        import select
         self._start()
         self.hub = hub
         os.set_blocking(fd, False)
@@ -128,7 +131,6 @@ class Parking:
         return p
 
     def _count(self, delta: int) -> None:
-        from service.metrics import PARKED_STREAMS
         PARKED_STREAMS.inc(delta)
         self._on_count(delta)
 
@@ -153,6 +155,7 @@ class Parking:
     def _start(self) -> None:
         if self._started:
             return
+        # gevent loads only where streams park, in a gevent worker (any server imports this module)
         import gevent
         from gevent.event import Event
         self._wanted = Event()
@@ -163,6 +166,7 @@ class Parking:
     @staticmethod
     def _guarded(loop) -> None:
         """Run a loop for ever: an unexpected error is logged and the loop starts again."""
+        # gevent loads only where streams park, in a gevent worker (any server imports this module)
         import gevent
         while True:
             try:
@@ -172,6 +176,7 @@ class Parking:
                 gevent.sleep(0.1)
 
     def _write_loop(self) -> None:
+        # gevent loads only where streams park, in a gevent worker (any server imports this module)
         import gevent
         while True:
             self._wanted.wait()
@@ -218,7 +223,6 @@ class Parking:
             data = data[sent:]
             if not data:
                 return
-            import select  # the rest goes out when the connection can take it (the watch loop)
             self._epoll.modify(p.fd, select.EPOLLIN | select.EPOLLRDHUP | select.EPOLLOUT)
         self._keep(p, p.pending + data)
         if len(p.pending) > MAX_PENDING or self._pending_total > MAX_PENDING_TOTAL:
@@ -231,7 +235,6 @@ class Parking:
 
     def _drain(self, p: Parked) -> None:
         """The connection can take more: write what waits."""
-        import select
         try:
             sent = os.write(p.fd, p.pending)
         except BlockingIOError:
@@ -268,8 +271,8 @@ class Parking:
 
     # -- hang-ups and slow readers -------------------------------------------------------------------------
     def _watch_loop(self) -> None:
-        import select
 
+        # gevent loads only where streams park, in a gevent worker (any server imports this module)
         from gevent.socket import wait_read
         gone = select.EPOLLIN | select.EPOLLRDHUP | select.EPOLLHUP | select.EPOLLERR
         while True:
@@ -288,6 +291,7 @@ class Parking:
 
     # -- lifetimes, keep-alives, credentials ---------------------------------------------------------------
     def _sweep_loop(self) -> None:
+        # gevent loads only where streams park, in a gevent worker (any server imports this module)
         import gevent
         while True:
             gevent.sleep(SWEEP_SECONDS)

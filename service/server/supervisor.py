@@ -9,6 +9,8 @@ import sys
 import time
 from dataclasses import dataclass
 
+from service.logs import say as console
+
 EX_CONFIG = 78  # sysexits.h: a child that cannot run as configured (busy port, wrong Redis) is not restarted
 
 
@@ -32,7 +34,6 @@ class Child:
 
 def say(message: str) -> None:
     """A console line for the operator (a JSON log line when logs are JSON)."""
-    from service.logs import say as console
     console(f"turnstream up: {message}")
 
 
@@ -125,7 +126,6 @@ class Supervisor:
                     self._check_child(child, now)
                 if self.ready is not None and self.failed is None and self.ready():
                     self.ready = None
-                    from service.logs import say as console
                     console(self.ready_message)
                 time.sleep(self.poll_seconds)
         except KeyboardInterrupt:

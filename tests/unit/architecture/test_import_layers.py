@@ -208,17 +208,18 @@ def function_imports(tree: ast.AST) -> list:
 
 def unexplained_imports(source: str, tree: ast.AST | None = None) -> list:
     """The lines of imports inside functions that no comment explains: one on the statement's own lines, or a
-    comment line right above it (or above the run of imports it ends)."""
+    comment line right above it (or above the run of imports it ends, blank lines between them allowed)."""
     starts = {node.lineno: node for node in function_imports(tree or ast.parse(source))}
     if not starts:
         return []
     commented, comment_only = comment_lines(source)
     ends = {node.end_lineno: node for node in starts.values()}
+    blank = {n for n, text in enumerate(source.splitlines(), 1) if not text.strip()}
     bare = []
     for line, node in starts.items():
         above = line - 1
-        while above in ends:  # one comment over a run of imports explains them all
-            above = ends[above].lineno - 1
+        while above in ends or (above in blank and above - 1 in ends):  # one comment over a run of imports
+            above = ends[above].lineno - 1 if above in ends else above - 1
         if not commented & set(range(line, node.end_lineno + 1)) and above not in comment_only:
             bare.append(line)
     return bare
@@ -232,12 +233,15 @@ def test_the_import_comment_check_tells_explained_from_bare():
               "    # heavy: only one subcommand uses it\n"
               "    import csv\n"
               "    import zlib\n"
+              "\n"
+              "    from lzma import open\n"
               "    x = 1  # a comment on other code\n"
               "    import gzip\n"
               "    # a comment before other code\n"
               "    y = 2\n"
+              "\n"
               "    import bz2\n")
-    assert unexplained_imports(source) == [8, 11]
+    assert unexplained_imports(source) == [10, 14]
 
 
 @pytest.mark.xfail(strict=False, reason="issue 39: the circles and unexplained imports are being removed area by area")
