@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import threading
 import time
+from bisect import bisect_left
+from collections import deque
 from contextlib import contextmanager
 
 from prometheus_client import Counter, Gauge, Histogram
@@ -46,14 +48,89 @@ def _outcome(status: int) -> str:
     return "4xx" if status < 500 else "5xx"
 
 
-_counted: dict = {}  # (game, outcome) -> counter child; game -> latency child: labels() costs more than inc()
-_timed: dict = {}
+FLUSH_SECONDS = 0.05  # while commands are in flight, finished ones are written by the next to end after this long
+
+
+class _Tally:
+    """The figures of finished commands not yet written: written together when no command of this process is in
+    flight (so a client that has its answer finds its command counted) or every FLUSH_SECONDS under load. Each value
+    written to prometheus' multiprocess files takes a lock and an mmap write: five per command, one by one."""
+
+    def __init__(self):
+        self.active: set = set()  # the commands in flight (set.add and discard are atomic, also across threads)
+        self.done: deque = deque()  # (game, outcome, seconds, round trips) of finished commands
+        self.since = time.perf_counter()  # the last write
+        self.counters: dict = {}  # (game, outcome) -> counter child; game -> latency child: labels() costs more
+        self.latencies: dict = {}
+
+    def finished(self, command, figures: tuple) -> None:
+        """Take one finished command's figures; write everything taken when it was the last in flight or the
+        oldest waits too long."""
+        self.done.append(figures)
+        self.active.discard(command)
+        if not self.active or time.perf_counter() - self.since > FLUSH_SECONDS:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write every finished command's figures: one increment per counter, bucket and sum touched."""
+        self.since = time.perf_counter()
+        counts, latencies, trips = {}, {}, _Sums(COMMAND_ROUND_TRIPS)
+        while True:
+            try:
+                game, outcome, seconds, round_trips = self.done.popleft()
+            except IndexError:
+                break
+            counts[(game, outcome)] = counts.get((game, outcome), 0) + 1
+            if game not in latencies:
+                latencies[game] = _Sums(self.latency(game))
+            latencies[game].add(seconds)
+            trips.add(round_trips)
+        for key, n in counts.items():
+            counter = self.counters.get(key)
+            if counter is None:
+                counter = self.counters[key] = COMMANDS.labels(*key)
+            counter.inc(n)
+        for sums in (*latencies.values(), trips):
+            sums.write()
+
+    def latency(self, game: str):
+        """The latency histogram's child of `game`."""
+        child = self.latencies.get(game)
+        if child is None:
+            child = self.latencies[game] = COMMAND_SECONDS.labels(game)
+        return child
+
+
+class _Sums:
+    """Observations of one histogram (child) added up: its sum and a count per bucket, written as observe() would."""
+
+    __slots__ = ("histogram", "total", "buckets")
+
+    def __init__(self, histogram):
+        self.histogram, self.total, self.buckets = histogram, 0.0, [0] * len(histogram._upper_bounds)
+
+    def add(self, amount: float) -> None:
+        """One observation (in the first bucket whose bound holds it, as observe() counts it)."""
+        self.total += amount
+        self.buckets[bisect_left(self.histogram._upper_bounds, amount)] += 1
+
+    def write(self) -> None:
+        """Add the sums to the histogram's values (nothing when nothing was observed)."""
+        if not any(self.buckets):
+            return
+        self.histogram._sum.inc(self.total)
+        for i, n in enumerate(self.buckets):
+            if n:
+                self.histogram._buckets[i].inc(n)
+
+
+_tally = _Tally()
 
 
 class command_observed:
     """Count and time one command (a `with` block); `game_of()` names its game afterwards (from the cache),
     `status_of(exc)` the HTTP status an error answers. A class, not a generator context manager: this runs on
-    every command, so it stays a few attribute sets."""
+    every command, so it stays a few attribute sets; the figures are written by _Tally."""
 
     __slots__ = ("game_of", "status_of", "started")
 
@@ -63,22 +140,19 @@ class command_observed:
 
     def __enter__(self):
         _trips.n = 0
+        _tally.active.add(self)
         self.started = time.perf_counter()
         return self
 
     def __exit__(self, exc_type, exc, tb):
         elapsed = time.perf_counter() - self.started
-        outcome = _outcome(201 if exc is None else self.status_of(exc))
-        game = self.game_of() or "unknown"
-        counter = _counted.get((game, outcome))
-        if counter is None:
-            counter = _counted[(game, outcome)] = COMMANDS.labels(game, outcome)
-        latency = _timed.get(game)
-        if latency is None:
-            latency = _timed[game] = COMMAND_SECONDS.labels(game)
-        counter.inc()
-        latency.observe(elapsed)
-        COMMAND_ROUND_TRIPS.observe(_trips.n)
+        try:
+            outcome = _outcome(201 if exc is None else self.status_of(exc))
+            game = self.game_of() or "unknown"
+        except BaseException:
+            _tally.active.discard(self)
+            raise
+        _tally.finished(self, (game, outcome, elapsed, _trips.n))
         return False
 
 
