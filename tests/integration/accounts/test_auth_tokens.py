@@ -210,7 +210,7 @@ class SlowLink:
                 at, chunk = due.get()
                 if chunk is None:
                     return
-                time.sleep(max(0.0, at - time.monotonic()))  # the link's latency: a chunk leaves `delay` s after it came
+                time.sleep(max(0.0, at - time.monotonic()))  # the link's latency: a chunk leaves `delay` s late
                 try:
                     dst.sendall(chunk)
                 except OSError:
