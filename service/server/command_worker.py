@@ -167,16 +167,32 @@ def response_head(status: str, headers: list, close: bool, length: int) -> bytes
     header from the app), with the body's length when the app gave none."""
     lines = [f"HTTP/1.1 {status}\r\nServer: gunicorn\r\nDate: {util.http_date()}\r\n"
              f"Connection: {'close' if close else 'keep-alive'}\r\n"]
+    if not gwsgi.HEADER_VALUE_RE.fullmatch("".join(value for _, value in headers)):  # a run of allowed characters
+        for name, value in headers:  # the first refusal in gunicorn's order: a header's name, then its value
+            _name_kind(name)
+            if not gwsgi.HEADER_VALUE_RE.fullmatch(value):
+                raise gwsgi.InvalidResponseHeader(f"{name!r}")
     sized = False
     for name, value in headers:
-        if not gwsgi.TOKEN_RE.fullmatch(name):
-            raise gwsgi.InvalidResponseHeaderName(f"{name!r}")
-        if not gwsgi.HEADER_VALUE_RE.fullmatch(value):
-            raise gwsgi.InvalidResponseHeader(f"{name!r}")
-        if util.is_hoppish(name):
+        kind = NAME_KINDS.get(name) or _name_kind(name)
+        if kind == "hop":
             continue
-        sized = sized or name.lower() == "content-length"
+        sized = sized or kind == "length"
         lines.append(f"{name}: {value.strip(OWS)}\r\n")
     if not sized:
         lines.append(f"Content-Length: {length}\r\n")
     return ("".join(lines) + "\r\n").encode("latin-1")
+
+
+NAME_KINDS: dict = {}  # a response header's name -> "hop" (not sent), "length" or "plain", once it passed the check
+
+
+def _name_kind(name: str) -> str:
+    """What gunicorn makes of a response header's name (InvalidResponseHeaderName when it is no token), kept for the
+    next answer (an app sends a few names, so the table stays small)."""
+    if not gwsgi.TOKEN_RE.fullmatch(name):
+        raise gwsgi.InvalidResponseHeaderName(f"{name!r}")
+    kind = "hop" if util.is_hoppish(name) else "length" if name.lower() == "content-length" else "plain"
+    if len(NAME_KINDS) < 256:
+        NAME_KINDS[name] = kind
+    return kind

@@ -105,6 +105,22 @@ def test_the_answer_is_the_bytes_gunicorn_writes(monkeypatch, close):
     assert response_head(status, headers, close, len(body)) + body == sock.sent
 
 
+@pytest.mark.parametrize("headers, error", [
+    ([("X-Ok", "1"), ("Bad Name", "1")], gwsgi.InvalidResponseHeaderName),
+    ([("X-Ok", "1"), ("X-Bad", "a\r\nb")], gwsgi.InvalidResponseHeader),
+    ([("Bad Name", "a\nb")], gwsgi.InvalidResponseHeaderName),
+    ([("X-Bad", "a\nb"), ("Bad Name", "1")], gwsgi.InvalidResponseHeader),
+])
+def test_a_bad_header_is_refused_as_gunicorn_refuses_it(headers, error):
+    """The first bad name or value, in gunicorn's order, raises gunicorn's error naming that header."""
+    resp = gwsgi.Response(next(RequestParser(Config(), [raw()], ADDR)), Sock(), Config())
+    with pytest.raises(error) as theirs:
+        resp.start_response("201 CREATED", headers)
+    with pytest.raises(error) as ours:
+        response_head("201 CREATED", headers, False, 0)
+    assert str(ours.value) == str(theirs.value)
+
+
 def test_the_short_path_serves_only_where_it_skips_nothing_gunicorn_would_do():
     """The Procfile's settings allow it; keep-alive off, an access log, a SCRIPT_NAME, the PROXY protocol or an
     operator's request hook leave every request to gunicorn."""
