@@ -4,20 +4,23 @@ from __future__ import annotations
 
 import time
 
-from flask import Blueprint, g, jsonify, redirect, render_template, request
+from flask import Blueprint, jsonify, redirect, render_template, request
 from flask_babel import gettext as _, lazy_gettext as _l
 
 from service.app.errors import AppError
-from service.app.mail.contacts import KIND_PREFERENCE, ALL, MAX_REMINDER_HOURS as MAX_REMINDER
+from service.app.mail.contacts import (KIND_PREFERENCE, ALL, MAX_REMINDER_HOURS as MAX_REMINDER, check_preferences,
+                                       language)
 from service.app.mail.service import return_path
 from service.app.mail.tokens import LinkRefused
+from service.app.opponents import suggestions
 from service.store.keys import Keys
 from service.web.errors import ApiError, api_error
 from service.web.http import wiring
 from service.web.refusal_words import page_refusal
-from service.web.pages import (SECURITY_HEADERS, _set_session_cookie as set_session_cookie, check_login_csrf,
-                               login_csrf, page_user, require_session_csrf, sessions)
-from service.web.sessions import LOGIN_CSRF_COOKIE, SESSION_COOKIE, SESSION_PREFIX, session_key
+from service.web.browser import (check_login_csrf, give_login_csrf, login_csrf, page_user, require_session_csrf,
+                                 sessions, set_session_cookie)
+from service.web.pages import SECURITY_HEADERS
+from service.web.sessions import SESSION_COOKIE, SESSION_PREFIX, session_key
 
 bp = Blueprint("account", __name__)
 
@@ -62,9 +65,7 @@ def page_headers(response):
         response.headers.setdefault(name, value)
     response.headers["Cache-Control"] = "no-store"
     response.headers["Referrer-Policy"] = "no-referrer"  # the link's token never leaves in a Referer
-    if "login_csrf" in g and request.cookies.get(LOGIN_CSRF_COOKIE) != g.login_csrf:  # the sign-in form's
-        response.set_cookie(LOGIN_CSRF_COOKIE, g.login_csrf, httponly=True, samesite="Lax",
-                            secure=request.scheme == "https", path="/")
+    give_login_csrf(response)  # the sign-in form's
     response.vary.add("Cookie")
     return response
 
@@ -232,8 +233,6 @@ def account_form(act):
 @bp.post("/account/email")
 def account_email():
     """Give an address from the account page: a verification link is mailed to it."""
-    from service.app.mail.contacts import language
-
     def act(user):
         address = wiring().mail.request_verification(user["id"], request.form.get("email") or "",
                                                      language(request.headers.get("Accept-Language")))
@@ -244,8 +243,6 @@ def account_email():
 @bp.post("/account/notifications")
 def account_notifications():
     """Choose which mails come, from the account page's form."""
-    from service.app.mail.contacts import check_preferences
-
     def act(user):
         form = request.form
         hours = (form.get("deadline_reminder_hours") or "").strip()
@@ -276,7 +273,6 @@ def end_session(digest):
 def suggest_players():
     """Name suggestions for the lobby's invite fields: this browser's player's recent opponents first (as
     GET /api/users?name=, with the session cookie instead of a token)."""
-    from service.app.opponents import suggestions
     name = (request.args.get("name") or "").strip()[:40]
     user = page_user()
     w = wiring()

@@ -10,6 +10,7 @@ from flask_babel import gettext as _
 from domain.engine.text import T
 from service.web.game_words import render, say
 from service.web.page_words import table
+from service.web.rules_texts import texts_of
 
 
 def step_of(game, kind: str) -> tuple | None:
@@ -55,7 +56,6 @@ def todo(game, commands: list) -> str:
 def explanation(game, kind: str, lang: str) -> str | None:
     """The rule text that explains a command type, from the rules page of `game` (the match's rules version) in
     `lang`; a move without a rule of its own says the game's own words for it (OWN_WORDS), if any."""
-    from service.web.rules_page import texts_of  # here: rules_page imports the pages that import this module
     step = step_of(game, kind)
     if step and step[1] is None:
         own = table(game, "OWN_WORDS", {}).get(kind)

@@ -11,9 +11,13 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from domain.engine.text import Text
+from service import bootstrap as wiring_mod, logs
 from service.app.errors import AppError
 from service.store.replication import Replication, refused_for_replicas
-from service.web import replicated
+from service.web import account_pages, command_route, i18n, pages, ratelimit, replicated, rules_page
+from service.web.api import concede, docs, games, health, history, mail as mail_api, matches, metrics, stream, users
+from service.web.api import suggestions
+from service.web.boards import speak_page_language
 from service.web.errors import PAGE_TEXT, ApiError, api_error
 from service.web.game_words import say
 from service.web.i18n import choose_language
@@ -29,12 +33,6 @@ def _snake(name: str) -> str:
 
 def create_app(settings=None, wiring=None) -> Flask:
     """Build the web application (wiring defaults to the environment's settings)."""
-    from service import logs
-    from service.web import account_pages, i18n, pages, ratelimit, rules_page
-    from service import bootstrap as wiring_mod
-    from service.web.api import concede, docs, games, health, history, mail as mail_api, matches, metrics, stream, users
-    from service.web.api import suggestions
-
     app = Flask(__name__)
     app.json = OrjsonProvider(app)
     w = wiring or wiring_mod.build(settings)
@@ -44,6 +42,7 @@ def create_app(settings=None, wiring=None) -> Flask:
         logs.configure(w.settings)
     logs.install(app)
     i18n.install(app)  # before the blueprints: their templates use gettext
+    speak_page_language()  # the table kit and the games' drawings speak the page's language too
     app.add_template_global(say, "game_words")  # a game's Text (a reason, a label) in the page's language
     for bp in (health.bp, metrics.bp, users.bp, games.bp, docs.bp, matches.bp, history.bp, stream.bp, pages.bp,
                account_pages.bp, mail_api.bp, concede.bp, rules_page.bp, suggestions.bp):
@@ -51,7 +50,6 @@ def create_app(settings=None, wiring=None) -> Flask:
     if w.settings.trusted_proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=w.settings.trusted_proxies)
     limiter = ratelimit.install(app, w)
-    from service.web import command_route
     command_route.install(app, w)  # a plain command request is answered without Flask's per-request machinery
 
     @app.errorhandler(RateLimitExceeded)

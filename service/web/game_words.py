@@ -17,6 +17,7 @@ from flask import has_request_context
 
 from domain.engine.text import NAME, Text, fill, name_key
 from domain.games import load_games
+from service.web.http import hosted_games as of_app
 from service.web.i18n import choose_language
 
 HERE = Path(__file__).resolve().parent
@@ -27,7 +28,6 @@ DOMAIN = "games"
 def hosted_games() -> tuple:
     """The games this app hosts (its wiring's, in a request; else every installed game)."""
     if has_request_context():
-        from service.web.http import hosted_games as of_app
         games = of_app()
         if games is not None:
             return tuple(games.values())

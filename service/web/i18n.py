@@ -15,6 +15,10 @@ from flask_babel import Babel, gettext, lazy_gettext
 from markupsafe import Markup
 
 from service.app.mail.contacts import LANGUAGES, language
+from service.web.browser import give_login_csrf, login_csrf, page_user
+from service.web.http import wiring
+from service.web.rules_texts import rules_text
+from service.web.sessions import LOGIN_CSRF_COOKIE, same_secret
 
 bp = Blueprint("i18n", __name__)
 
@@ -65,8 +69,6 @@ def safe_next(raw: str | None) -> str:
 @bp.post("/lang")
 def switch_language():
     """The language switch: remember the choice in a cookie (and for the signed-in player's mails), go back."""
-    from service.web.pages import page_user
-    from service.web.sessions import LOGIN_CSRF_COOKIE, same_secret
     lang = request.form.get("lang")
     response = redirect(safe_next(request.form.get("next")), 303)
     user = page_user()
@@ -74,32 +76,22 @@ def switch_language():
     if lang in LANGUAGES and same_secret(request.form.get("csrf"), expected):  # a form of this site's pages
         response.set_cookie(COOKIE, lang, max_age=COOKIE_SECONDS, samesite="Lax", secure=request.scheme == "https",
                             path="/")
-        from service.web.http import wiring
         if user is not None:
             wiring().mail.contacts.set_language(user["id"], lang)
     return response
 
 
 def install(app) -> None:
-    """Flask-Babel on `app` (and for the games' drawings), the language switch, and what every template needs to
-    show the switch."""
+    """Flask-Babel on `app`, the language switch, and what every template needs to show the switch."""
     Babel(app, locale_selector=choose_language, default_translation_directories=str(TRANSLATIONS))
     app.register_blueprint(bp)
-    from service.web.boards import speak_page_language  # here: the boards' module imports this one
-    speak_page_language()  # the table kit and the games' drawings speak the page's language too
-
-    from service.web.pages import login_csrf
-    from service.web.sessions import LOGIN_CSRF_COOKIE
     app.add_template_global(login_csrf, "login_csrf_token")  # the switch's form token when signed out
 
     @app.after_request
     def vary_by_language(response):
         if response.mimetype == "text/html":
             response.vary.add("Accept-Language")
-        if "login_csrf" in g and request.cookies.get(LOGIN_CSRF_COOKIE) != g.login_csrf and not any(
-                h.startswith(LOGIN_CSRF_COOKIE + "=") for h in response.headers.getlist("Set-Cookie")):
-            response.set_cookie(LOGIN_CSRF_COOKIE, g.login_csrf, httponly=True, samesite="Lax",
-                                secure=request.scheme == "https", path="/")
+        give_login_csrf(response)
         return response
 
     @app.context_processor
@@ -122,7 +114,6 @@ def status_word(status: str) -> str:
 @bp.app_template_global()
 def game_title(game_id: str, default: str) -> str:
     """A game's title as its rulebook in the page's language writes it (the game module's title otherwise)."""
-    from service.web.rules_page import rules_text
     lang = choose_language()
     if lang == "en":
         return default

@@ -26,8 +26,10 @@ from service.web.game_words import say
 from service.web.i18n import choose_language
 from service.web.refusal_words import page_refusal
 from service.app.users import token_hash
-from service.web.sessions import LOGIN_CSRF_COOKIE, SESSION_COOKIE, SESSION_TTL_SECONDS, Sessions, same_secret
+from service.web.sessions import SESSION_COOKIE
 from service.web.bot_names import said_names
+from service.web.browser import (check_login_csrf, give_login_csrf, login_csrf, page_user, require_session_csrf,
+                                 sessions, set_session_cookie)
 
 bp = Blueprint("pages", __name__)
 
@@ -40,57 +42,9 @@ SECURITY_HEADERS = {
 }
 
 
-# -- the signed-in browser user ------------------------------------------------------------------
-def sessions() -> Sessions:
-    """The session store on the service's Redis (an ended session wakes the live streams it opened)."""
-    w = wiring()
-    return Sessions(w.redis, w.users.session_ended)
-
-
-def page_user() -> dict | None:
-    """The signed-in user of this browser ({"id", "name", "webhook", "csrf"}), or None."""
-    if "page_user" not in g:
-        g.page_user = None
-        sess = sessions().lookup(request.cookies.get(SESSION_COOKIE))
-        if sess:
-            user = wiring().users.signed_in(sess["user"], sess["cred"])
-            if user:  # else its token was rotated or revoked (signed out everywhere): it stays signed out
-                g.page_user = {**user, "csrf": sess["csrf"]}
-                g.page_credential = sess["cred"]  # what a live stream of this browser re-checks
-    return g.page_user
-
-
-def require_session_csrf(sent: str | None) -> dict:
-    """The signed-in user when `sent` matches the session's CSRF token, else 401/403."""
-    user = page_user()
-    if user is None:
-        raise ApiError(401, "not_signed_in", "sign in first")
-    if not same_secret(sent, user["csrf"]):
-        raise ApiError(403, "csrf_failed", "the form is stale or forged; reload the page and try again")
-    return user
-
-
 def said_winners(winners: list, names: dict) -> str:
     """Who won, in the page's language (the lobby's finished matches)."""
     return say(winners_sentence(winners, names))
-
-
-def login_csrf() -> str:
-    """The double-submit CSRF token for the sign-in forms (kept in its own cookie)."""
-    if "login_csrf" not in g:
-        import secrets
-        g.login_csrf = request.cookies.get(LOGIN_CSRF_COOKIE) or secrets.token_urlsafe(24)
-    return g.login_csrf
-
-
-def check_login_csrf() -> None:
-    """Reject a sign-in/sign-up form whose CSRF field does not match its cookie."""
-    if not same_secret(request.form.get("csrf"), request.cookies.get(LOGIN_CSRF_COOKIE)):
-        raise ApiError(403, "csrf_failed", "the form is stale or forged; reload the page and try again")
-
-
-def _secure_cookie() -> bool:
-    return request.scheme == "https"
 
 
 @bp.after_app_request
@@ -99,20 +53,12 @@ def add_page_headers(response):
     if request.blueprint == "pages":
         for name, value in SECURITY_HEADERS.items():
             response.headers.setdefault(name, value)
-        if "login_csrf" in g and request.cookies.get(LOGIN_CSRF_COOKIE) != g.login_csrf:
-            response.set_cookie(LOGIN_CSRF_COOKIE, g.login_csrf, httponly=True, samesite="Lax",
-                                secure=_secure_cookie(), path="/")
+        give_login_csrf(response)
         if g.get("page_user") is not None or "login_csrf" in g:  # it carries a CSRF token: this browser's only
             response.headers.setdefault("Cache-Control", "private, no-cache")
         response.vary.add("Cookie")
     else:
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    return response
-
-
-def _set_session_cookie(response, session_id: str):
-    response.set_cookie(SESSION_COOKIE, session_id, max_age=SESSION_TTL_SECONDS, httponly=True, samesite="Lax",
-                        secure=_secure_cookie(), path="/")
     return response
 
 
@@ -223,7 +169,7 @@ def signup():
     created = wiring().users.create(name)
     session_id, _csrf = sessions().create(created["id"], "new player", request.user_agent.string)
     sessions().stash_token(session_id, created["token"])
-    return _set_session_cookie(redirect("/welcome", 303), session_id)
+    return set_session_cookie(redirect("/welcome", 303), session_id)
 
 
 @bp.get("/welcome")
@@ -265,7 +211,7 @@ def signin():
         return lobby(page_refusal(exc, SIGN_IN_REFUSALS), exc.status)
     session_id, _csrf = sessions().create(user["id"], "token", request.user_agent.string)
     back = return_path(request.form.get("next"))  # signed in from a match page: back to it
-    return _set_session_cookie(redirect(back or "/", 303), session_id)
+    return set_session_cookie(redirect(back or "/", 303), session_id)
 
 
 @bp.post("/signout")

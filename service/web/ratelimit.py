@@ -24,7 +24,8 @@ from limits import RateLimitItem, parse_many
 
 from service.store.keys import Keys
 from service.web.errors import ApiError
-from service.web.http import current_user
+from service.web.browser import page_user
+from service.web.http import bearer_token, current_user
 
 KEY_PREFIX = Keys.RATE_LIMIT_PREFIX
 
@@ -42,8 +43,6 @@ def caller_id() -> str:
 def account_id() -> str:
     """The account a request acts for: the Bearer caller's, else the page's signed-in player's ("-" for none: the
     view refuses it)."""
-    from service.web.http import bearer_token
-    from service.web.pages import page_user
     if bearer_token():
         return caller_id()
     user = page_user()
@@ -52,7 +51,6 @@ def account_id() -> str:
 
 def email_address() -> str:
     """The e-mail address a request names (the JSON body's or the form's `email`), casefolded."""
-    from flask import request
     data = request.get_json(silent=True) if request.is_json else request.form
     value = data.get("email") if isinstance(data, dict) or hasattr(data, "get") else None
     return value.strip().casefold()[:254] if isinstance(value, str) else "-"

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import secrets
+import time
 
 from service.store.keys import Keys
 
@@ -49,8 +51,6 @@ class Sessions:
     def create(self, user_id: str, how: str = "", agent: str = "") -> tuple[str, str]:
         """Start a session for a user, bound to the user's token of this moment; return (session id for the
         cookie, its CSRF token). The user's list of sessions notes when, how and from what browser."""
-        import json
-        import time
         session_id = secrets.token_urlsafe(32)
         csrf = secrets.token_urlsafe(24)
         key = session_key(session_id)
@@ -66,7 +66,6 @@ class Sessions:
     def of_user(self, user_id: str) -> list:
         """The user's live sessions, newest first: [{"id" (a digest, not the cookie), "at", "how", "agent"}];
         ended or expired ones are forgotten as they are found."""
-        import json
         entries = self.r.hgetall(user_sessions_key(user_id))
         if not entries:
             return []

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import time
 
-from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, generate_latest
+from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, generate_latest, multiprocess
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from redis.exceptions import RedisError
 from rq import Queue
@@ -95,7 +95,6 @@ class StoreCollector:
 def exposition(collector: StoreCollector) -> tuple[bytes, str]:
     """The /metrics body and content type: this host's processes' metrics plus the Redis-derived figures."""
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
-        from prometheus_client import multiprocess
         registry = CollectorRegistry()
         multiprocess.MultiProcessCollector(registry)
         local = generate_latest(registry)

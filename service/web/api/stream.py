@@ -9,6 +9,7 @@ import time
 from flask import Blueprint, Response, g, request
 
 from service.web import schemas
+from service.web.browser import page_user
 from service.web.errors import ApiError
 from service.web.json_guard import MAX_VERSION
 from service.web.http import bearer_token, wiring
@@ -18,7 +19,6 @@ from service.metrics import LIVE_STREAMS
 from service.server import stream_parking
 from service.server.stream_parking import CREDENTIAL_CHECK_SECONDS, KEEPALIVE_SECONDS, MAX_PENDING, HandOff
 from service.web.openapi import documented
-from service.web.pages import page_user
 from service.web.sessions import SESSION_COOKIE, Sessions, session_digest
 
 bp = Blueprint("stream", __name__)

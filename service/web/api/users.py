@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from flask import Blueprint
 
+from service.app.opponents import suggestions
 from service.web import ratings_views, schemas
 from service.web.http import body, current_user, query, wiring
 from service.web.openapi import documented
@@ -24,7 +25,6 @@ def create_user():
 def search_users():
     """Players whose display name starts with ?name= (names need not be unique: each comes with its id); the
     caller's recent opponents first (`"recent": true`)."""
-    from service.app.opponents import suggestions
     q = query(schemas.UserSearch)
     user = current_user(optional=True)
     w = wiring()

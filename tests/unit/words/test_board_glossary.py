@@ -12,7 +12,7 @@ import pytest
 from domain.games import load_games
 from domain.table.glossary import LANGS
 from service.web.boards import render_board
-from service.web.rules_page import texts_of
+from service.web.rules_texts import texts_of
 from tests.gamekit import start
 
 GAMES = load_games()

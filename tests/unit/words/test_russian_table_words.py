@@ -112,7 +112,7 @@ def test_a_russian_board_and_its_tooltips_show_no_english_word_and_no_code(game_
 
 def test_uchronia_says_your_move_to_the_player_to_act_and_explains_every_building():
     """The player to act reads "Ваш ход", not "waiting for" herself; every building's power is on both rules pages."""
-    from service.web.rules_page import texts_of
+    from service.web.rules_texts import texts_of
     from tests.e2e.board_pages import boards
     _label, board = next(boards("uchronia", "ru", steps=0))
     header = ET.fromstring(board).find(".//div[@class='board-lines']")
