@@ -1,5 +1,5 @@
 """How the table kit and the games' drawings speak the page's language without knowing the web: hooks that speak
-English until the web app installs its own once at start (service/web/i18n.py `install` calls
+English until the web app installs its own once at start (service/web/app.py `create_app` calls
 service/web/boards/__init__.py `speak_page_language`).
 
 say(value) -> str                     a game's `Text` (domain/engine/text.py) in the page's language
