@@ -18,10 +18,9 @@ from domain.engine.rng import commitment
 from domain.engine.timestamps import format_time
 from domain.engine.versions import UnknownRulesVersion
 
-from service.store.results import Append
-
 from service.app.errors import (AppError, Conflict, Invalid, NotFound, NotSeated, RulesVersionUnavailable, Unavailable,
                                 VersionConflict, refused)
+from service.store.results import Append, AppendResult
 
 
 def utc_now() -> str:
@@ -121,12 +120,17 @@ ARCHIVED_MESSAGE = ("this match is archived: it finished a while ago and its his
                     "(replay, audit and export still work; chat and rematch offers close when a match is archived)")
 
 
-def _landed(res, expected: int, match: agg.Match) -> bool:
+def _landed(res: AppendResult, batch: Append) -> bool:
     """True when a conflict shows our own sealed events already stored: the append ran, its reply was
     lost and the client library sent it again (the hash chain proves every event of ours is there)."""
-    count = match.version - expected
+    count = len(batch.envelopes)
     return (res.status == "conflict" and bool(res.envelopes) and len(res.envelopes) >= count > 0
-            and res.envelopes[count - 1]["hash"] == match.head)
+            and res.envelopes[count - 1]["hash"] == batch.head_after)
+
+
+def _moved_on(res: AppendResult) -> VersionConflict:
+    """The error of an append refused for a stale version."""
+    return VersionConflict("the match moved on; reload and try again", current_version=res.version)
 
 
 class MatchService:
@@ -230,23 +234,24 @@ class MatchService:
             sealed.append(env)
         return sealed
 
-    def _append(self, match: agg.Match, expected: int, head_before: str, sealed: list,
-                command_id: str | None, answer: dict | None, secret: str = ""):
-        """Write sealed events; on a lost race (or an unknown outcome) forget the cache and answer the conflict."""
+    def _append(self, match: agg.Match, batch: Append, saved: _Checkpoint | None = None) -> AppendResult | None:
+        """Write the batch sealed onto `match`: None once stored. Refused, the fold is put back (to `saved`, else
+        forgotten) and the refusal answered: a known command id (dup, its stored answer) or a stale version
+        (conflict, the events missed); an archived match raises Conflict, an unknown outcome forgets the fold."""
         try:
-            res = self.store.append(Append(match.id, match.game_id, expected, sealed, head_before, match.head,
-                                           match.status, command_id or "", answer, secret))
+            res = self.store.append(batch)
         except Exception:
-            self.cache.evict(match.id)
+            self.cache.evict(match.id)  # the outcome is unknown: the next command reads the store
             raise
-        if res.status == "ok" or _landed(res, expected, match):
+        if res.status == "ok" or _landed(res, batch):
             return None
-        self.cache.evict(match.id)
-        if res.status == "dup":
-            return res.answer
+        if saved is None:
+            self.cache.evict(match.id)
+        else:
+            saved.restore(match, batch.expected, self.games)
         if res.status == "archived":
             raise Conflict(ARCHIVED_MESSAGE, "match_archived")
-        raise VersionConflict("the match moved on; reload and try again", current_version=res.version)
+        return res
 
     def create(self, actor: str, game_id: str, options: dict, players: list | None = None,
                seats: int | None = None, turn_deadline_hours: float | None = None, bots: list | None = None,
@@ -265,7 +270,10 @@ class MatchService:
         match = agg.Match(id=match_id, chain=pending[0]["data"]["chain"])
         sealed = self._seal(match, pending, actor, None, [], seed)
         sealed += self._start_if_ready(match, seed)
-        self._append(match, 0, "0" * 64, sealed, None, None, secret=seed.hex())
+        refusal = self._append(match, Append(match_id, game_id, 0, sealed, "0" * 64, match.head, match.status,
+                                             secret=seed.hex()))
+        if refusal is not None:
+            raise _moved_on(refusal)  # the id is taken
         self.cache.put(match_id, match, seed.hex())
         return match
 
@@ -293,7 +301,10 @@ class MatchService:
             seed = bytes.fromhex(secret)
             sealed = self._seal(match, pending, actor, None, [], seed)
             sealed += self._start_if_ready(match, seed)
-            self._append(match, expected, head, sealed, None, None)
+            refusal = self._append(match, Append(match_id, match.game_id, expected, sealed, head, match.head,
+                                                 match.status))
+            if refusal is not None:
+                raise _moved_on(refusal)
             return match
 
     def join(self, actor: str, match_id: str) -> agg.Match:
@@ -326,48 +337,58 @@ class MatchService:
         return self.execute(match_id, actor, decide, command_id)
 
     def execute(self, match_id: str, actor: str | None, decide, command_id: str | None = None) -> dict:
-        """Run `decide(match, rng) -> pending events` on the caught-up match and append its events
-        (plus match_finished/seed_revealed when the game ends), all in one Lua call. RuleViolations
-        become AppErrors (RuleRefused, Conflict); a known command id returns its stored answer. The answer is
-        {"version", "events"} with the events redacted for `actor`.
+        """Run `decide(match, rng) -> pending events` on the match and append its events (plus
+        match_finished/seed_revealed when the game ends) in one Lua call. The answer is {"version", "events"}
+        with the events redacted for `actor`, or a known command id's stored answer; RuleViolations become
+        AppErrors (RuleRefused, Conflict).
 
-        A cached match is tried first without reading: the append itself checks the version and the
-        command id, so a fresh cache costs one round trip. A stale cache costs two, as without a cache:
-        the conflict answer carries the missing events, and the command is decided again on them."""
+        One loop: load (the cached fold as it is, else caught up with the store) -> decide -> seal -> append ->
+        on a stale version, catch up and try again. A fresh cache costs one round trip (the append checks the
+        version and the command id); a stale one two, as without a cache: the conflict answer carries the
+        missing events (a read, when the stale fold refused the command). A caught-up attempt's refusal is
+        final, so the loop runs at most twice."""
         command_id = f"{actor}:{command_id}" if command_id else None
         # every command's events carry one marker, so take-back finds whole commands; only a client's
         # command id is also an idempotency key
         marker = command_id or f"{actor or 'system'}:auto-{secrets.token_hex(8)}"
         with self.cache.lock(match_id):
             cached = self.cache.get(match_id)
-            if cached is not None:
-                answer = self._decide_and_append(cached[0], cached[1], actor, decide, command_id, marker,
-                                                 optimistic=True)
-                if answer is not None:
-                    return answer
-            match, secret, stored = self._catch_up(match_id, command_id)
-            if stored is not None:
-                return stored
-            return self._decide_and_append(match, secret, actor, decide, command_id, marker, optimistic=False)
+            match, secret = cached if cached is not None else (None, None)
+            caught_up = cached is None
+            while True:
+                if match is None:
+                    match, secret, stored = self._catch_up(match_id, command_id)
+                    if stored is not None:
+                        return stored
+                saved = None if caught_up else self.cache.checkpoint(match)
+                try:
+                    batch = self._decide(match, secret, actor, decide, command_id, marker)
+                except AppError:
+                    if caught_up:
+                        raise
+                    match, caught_up = None, True  # a stale fold may refuse what the store's head allows
+                    continue
+                refusal = self._append(match, batch, saved)
+                if refusal is None:
+                    return batch.answer
+                if refusal.status == "dup":
+                    return refusal.answer
+                if caught_up:
+                    raise _moved_on(refusal)
+                match, caught_up = self._missed(match, refusal), True
 
-    def _decide_and_append(self, match: agg.Match, secret: str, actor: str | None, decide, command_id: str | None,
-                           marker: str, optimistic: bool) -> dict | None:
-        """Decide on `match`, seal and append. Optimistic (the cache may be stale): None when the caller
-        must read first (decide refused), and a stale version is caught up from the conflict answer."""
+    def _decide(self, match: agg.Match, secret: str, actor: str | None, decide, command_id: str | None,
+                marker: str) -> Append:
+        """The batch a command appends: `decide(match, rng)`'s events, and match_finished/seed_revealed when
+        the game ends, sealed onto `match`, its answer redacted for `actor`. A RuleViolation is raised as the
+        AppError it is."""
         seed = bytes.fromhex(secret)
         rng = HmacRng(seed, match.id, match.draws)
         try:
             pending = decide(match, rng)
         except RuleViolation as exc:
-            if optimistic:
-                return None
             raise refused(exc, match.game_id) from None
-        except AppError:
-            if optimistic:
-                return None
-            raise
         expected, head = match.version, match.head
-        saved = self.cache.checkpoint(match) if optimistic else None
         encoded: list = []
         try:
             sealed = self._seal(match, pending, actor, marker, rng.draws, seed, encoded)
@@ -375,31 +396,21 @@ class MatchService:
                 sealed += self._seal(match, agg.finish_events(match.game, match.game_state, secret, match.conceded,
                                                               match.players), None, marker, [], seed, encoded)
         except Exception:
-            self.cache.evict(match.id)
+            self.cache.evict(match.id)  # sealed in part: the fold is ahead of the store
             raise
         answer = {"version": match.version, "events": [match.redact(env, actor) for env in sealed]}
-        if not optimistic:
-            stored = self._append(match, expected, head, encoded, command_id, answer)
-            return stored if stored is not None else answer
-        try:
-            res = self.store.append(Append(match.id, match.game_id, expected, encoded, head, match.head,
-                                           match.status, command_id or "", answer))
-        except Exception:
-            self.cache.evict(match.id)  # the outcome is unknown: the next command reads the store
-            raise
-        if res.status == "ok" or _landed(res, expected, match):
-            return answer
-        saved.restore(match, expected, self.games)
-        if res.status == "dup":
-            return res.answer
-        if res.status == "archived":
-            raise Conflict(ARCHIVED_MESSAGE, "match_archived")
-        missing = res.envelopes or []
-        if not missing or len(missing) != res.version - expected or missing[0]["prev"] != match.head:
-            self.cache.evict(match.id)  # diverged or ahead of the store: reload from scratch
+        return Append(match.id, match.game_id, expected, encoded, head, match.head, match.status, command_id or "",
+                      answer)
+
+    def _missed(self, match: agg.Match, res: AppendResult) -> agg.Match | None:
+        """`match`, put back at the version it appended at, caught up with the events a stale-version conflict
+        answered; None (forgotten) when they do not follow on from it (diverged, or the fold ahead of the store)."""
+        missing = res.envelopes
+        if not missing or len(missing) != res.version - match.version or missing[0]["prev"] != match.head:
+            self.cache.evict(match.id)
             return None
         agg.fold(match.id, missing, self.games, into=match)
-        return self._decide_and_append(match, secret, actor, decide, command_id, marker, optimistic=False)
+        return match
 
     @staticmethod
     def validate_payload(game, type_: str, payload) -> dict:
