@@ -14,7 +14,7 @@ import pytest
 from aiosmtpd.controller import Controller
 from rq import Queue, SimpleWorker
 from rq.job import Job
-from rq.registry import ScheduledJobRegistry
+from rq.registry import ScheduledJobRegistry, StartedJobRegistry
 
 from service.store.connections import make_queue_redis
 from workers.queues import NOTIFICATIONS
@@ -122,6 +122,14 @@ def scheduled_retries(w) -> int:
     conn = make_queue_redis(w.settings)
     ids = ScheduledJobRegistry(queue=Queue(NOTIFICATIONS, connection=conn)).get_job_ids()
     return len([j for j in ids if not j.startswith(DIGEST_PREFIX)])
+
+
+def notifications_idle(conn) -> bool:
+    """The notifications queue (on the client `conn`) holds no job queued, running or waiting for a retry, the daily
+    digest's own scheduled job aside: no mail or webhook is on its way."""
+    queue = Queue(NOTIFICATIONS, connection=conn)
+    waiting = [j for j in ScheduledJobRegistry(queue=queue).get_job_ids() if not j.startswith(DIGEST_PREFIX)]
+    return not queue.count and not waiting and not StartedJobRegistry(queue=queue).get_job_ids()
 
 
 def self_signed(tmp_path) -> tuple[str, str] | None:

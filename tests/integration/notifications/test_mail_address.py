@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from tests.mailbox import mailbox, mailing_settings  # noqa: F401 (fixtures: an SMTP server, settings using it)
 from tests.mailbox import link_path, run_mail_jobs
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ssl
 import time
+from dataclasses import replace
 
 import pytest
 
@@ -17,16 +18,9 @@ from workers.mail import send_mail
 
 
 @pytest.fixture
-def mailbox():
-    box = Mailbox().start()
-    yield box
-    box.stop()
-
-
-@pytest.fixture
-def settings(redis_url, mailbox, tmp_path):
-    return Settings(redis_url=redis_url, rate_limit_per_minute=100000, smtp_url=mailbox.url,
-                    mail_dir=str(tmp_path / "mail"), public_url="http://play.example", **HIGH_LIMITS)
+def settings(settings, tmp_path):
+    """The folder's mailing settings, with a mail directory of this test's."""
+    return replace(settings, mail_dir=str(tmp_path / "mail"))
 
 
 def test_a_mail_has_text_and_html_parts_a_link_and_a_one_click_unsubscribe(wiring, client, make_user, mailbox):

@@ -3,27 +3,20 @@ counts like PUT /api/users/me/email, several accounts cannot flood one mailbox w
 verification and sign-in mails to one mailbox share its budget."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from service.config import Settings
 from service.web.sessions import SESSION_COOKIE, Sessions
-from tests.conftest import HIGH_LIMITS
-from tests.mailbox import Mailbox, run_mail_jobs
+from tests.mailbox import run_mail_jobs
 
 LIMIT = 2  # mails an hour, per mailbox and per account (TURNSTREAM_EMAIL_RATE_LIMIT)
 
 
 @pytest.fixture
-def mailbox():
-    box = Mailbox().start()
-    yield box
-    box.stop()
-
-
-@pytest.fixture
-def settings(redis_url, mailbox):
-    return Settings(redis_url=redis_url, rate_limit_per_minute=100000, smtp_url=mailbox.url,
-                    **{**HIGH_LIMITS, "email_rate_limit": f"{LIMIT}/hour"})
+def settings(settings):
+    """The folder's mailing settings, with LIMIT mails an hour."""
+    return replace(settings, email_rate_limit=f"{LIMIT}/hour")
 
 
 def verify_mails(mailbox, address: str) -> list:

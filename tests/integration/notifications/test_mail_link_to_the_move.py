@@ -10,7 +10,6 @@ import pytest
 from tests.conftest import drain_projections
 from tests.integration.matches.test_next_match import browser_of
 from tests.invites import start_http
-from tests.mailbox import mailbox, mailing_settings  # noqa: F401 (fixtures: an SMTP server, settings using it)
 from tests.mailbox import link_path, run_mail_jobs
 
 CSRF = re.compile(r'name="csrf" value="([^"]+)"')

@@ -9,7 +9,6 @@ import pytest
 
 from service.config import Settings
 from tests.conftest import HIGH_LIMITS
-from tests.mailbox import mailbox, mailing_settings  # noqa: F401 (fixtures: an SMTP server, settings using it)
 from tests.mailbox import link_path, run_mail_jobs
 
 CSRF = re.compile(r'name="csrf" value="([^"]+)"')

@@ -16,7 +16,6 @@ from service.store.connections import make_queue_redis
 from service.store.presence import now_ms
 from tests.conftest import drain_projections
 from tests.invites import start_http
-from tests.mailbox import mailbox, mailing_settings  # noqa: F401 (fixtures: an SMTP server, settings using it)
 from tests.mailbox import link_path, run_due_retries, run_mail_jobs, scheduled_retries, text_of
 from tests.waiting import wait_for
 from workers.mail import daily_digest, job_id_of_spec

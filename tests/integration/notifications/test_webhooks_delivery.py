@@ -12,7 +12,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from rq import Queue, SimpleWorker
 from rq.job import Job
-from rq.registry import FinishedJobRegistry, ScheduledJobRegistry, StartedJobRegistry
+from rq.registry import FinishedJobRegistry
 
 from service.app.installation import webhook_secret
 from service.store.connections import make_queue_redis
@@ -23,7 +23,7 @@ from tests.waiting import wait_for
 from workers.notifications import SIGNATURE_HEADER, notices, notify
 from workers.queues import NOTIFICATIONS as QUEUE
 from tests.invites import start_http
-from tests.mailbox import DIGEST_PREFIX
+from tests.mailbox import notifications_idle
 
 
 class Receiver:
@@ -156,15 +156,6 @@ def test_users_without_a_webhook_get_nothing(wiring, client, make_user):
     assert notify([(None, row)], {mid: match}) == []
 
 
-def deliveries_over(conn) -> bool:
-    """The notifications queue has finished a job and holds none queued, running or waiting for a retry (the daily
-    mail digest's own scheduled job aside): no further delivery can come."""
-    queue = Queue(QUEUE, connection=conn)
-    waiting = [j for j in ScheduledJobRegistry(queue=queue).get_job_ids() if not j.startswith(DIGEST_PREFIX)]
-    return bool(FinishedJobRegistry(queue=queue).get_job_ids()) and not queue.count and not waiting \
-        and not StartedJobRegistry(queue=queue).get_job_ids()
-
-
 def test_a_real_worker_retries_a_failed_delivery_with_backoff(redis_url, tmp_path):
     import redis
     redis.Redis.from_url(redis_url).flushdb()
@@ -181,7 +172,8 @@ def test_a_real_worker_retries_a_failed_delivery_with_backoff(redis_url, tmp_pat
             assert status == 201
             wait_for(lambda: len(flaky.calls) >= 2, 20, "a failed delivery and its retry", interval=0.1)
             conn = redis.Redis.from_url(redis_url)
-            wait_for(lambda: deliveries_over(conn), 20, "the delivery job finished and none left", interval=0.1)
+            wait_for(lambda: FinishedJobRegistry(queue=Queue(QUEUE, connection=conn)).get_job_ids()
+                     and notifications_idle(conn), 20, "the delivery job finished and none left", interval=0.1)
         assert len(flaky.calls) == 2, "one failed attempt, one retry, nothing more"
         first, second = flaky.notices()
         assert first == second and first["kind"] == "invitation" and first["match"] == match["id"]
