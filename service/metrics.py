@@ -66,16 +66,27 @@ class _Tally:
     def finished(self, command, figures: tuple) -> None:
         """Take one finished command's figures; write everything taken when it was the last in flight or the
         oldest waits too long."""
-        self.done.append(figures)
         self.active.discard(command)
+        if not self.active and not self.done:  # alone: written as it is, nothing to add up
+            self.since = time.perf_counter()
+            self.write(figures)
+            return
+        self.done.append(figures)
         if not self.active or time.perf_counter() - self.since > FLUSH_SECONDS:
             self.flush()
+
+    def write(self, figures: tuple) -> None:
+        """Write one command's figures."""
+        game, outcome, seconds, round_trips = figures
+        self.counter((game, outcome)).inc()
+        self.latency(game).observe(seconds)
+        COMMAND_ROUND_TRIPS.observe(round_trips)
 
     def flush(self) -> None:
         """Write every finished command's figures: one increment per counter, bucket and sum touched."""
         self.since = time.perf_counter()
         counts, latencies, trips = {}, {}, _Sums(COMMAND_ROUND_TRIPS)
-        while True:
+        while True:  # popleft until empty: a figure appended meanwhile by another thread is taken or left, never lost
             try:
                 game, outcome, seconds, round_trips = self.done.popleft()
             except IndexError:
@@ -86,12 +97,16 @@ class _Tally:
             latencies[game].add(seconds)
             trips.add(round_trips)
         for key, n in counts.items():
-            counter = self.counters.get(key)
-            if counter is None:
-                counter = self.counters[key] = COMMANDS.labels(*key)
-            counter.inc(n)
+            self.counter(key).inc(n)
         for sums in (*latencies.values(), trips):
             sums.write()
+
+    def counter(self, key: tuple):
+        """The outcome counter's child of (game, outcome)."""
+        child = self.counters.get(key)
+        if child is None:
+            child = self.counters[key] = COMMANDS.labels(*key)
+        return child
 
     def latency(self, game: str):
         """The latency histogram's child of `game`."""
