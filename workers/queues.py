@@ -5,13 +5,8 @@ from rq import Queue
 
 from service.store.connections import make_queue_redis
 from workers.context import wiring
-from service.store.queues import ALIVE_PREFIX, BOTS, DEFAULT, NOTIFICATIONS  # noqa: F401 (the jobs' one import)
-
-PROJECTIONS = "projections"  # not a queue: the role of following the partition logs (projections/follower.py)
-# what `turnstream worker` serves unless told otherwise: webhook deliveries run in their own worker
-# (`--queues notifications`), so a slow receiver never delays projections or turn deadlines
-MAIN = (PROJECTIONS, DEFAULT, BOTS)
-DELIVERIES = (NOTIFICATIONS,)
+from service.store.queues import (  # noqa: F401 (the jobs' one import)
+    ALIVE_PREFIX, BOTS, DEFAULT, DELIVERIES, MAIN, NOTIFICATIONS, PROJECTIONS)
 
 _CONNECTIONS: dict = {}
 
