@@ -14,10 +14,12 @@ from domain.engine.text import Text
 from service import bootstrap as wiring_mod, logs
 from service.app.errors import AppError
 from service.store.replication import Replication, refused_for_replicas
-from service.web import account_pages, command_route, i18n, pages, ratelimit, replicated, rules_page
+from service.web import command_route, i18n, ratelimit, replicated
 from service.web.api import concede, docs, games, health, history, mail as mail_api, matches, metrics, stream, users
 from service.web.api import suggestions
 from service.web.boards import speak_page_language
+from service.web.pages import account, rules, site
+from service.web.pages.errors import error_page, limit_page, wants_page
 from service.web.errors import PAGE_TEXT, ApiError, api_error
 from service.web.game_words import say
 from service.web.i18n import choose_language
@@ -44,8 +46,8 @@ def create_app(settings=None, wiring=None) -> Flask:
     i18n.install(app)  # before the blueprints: their templates use gettext
     speak_page_language()  # the table kit and the games' drawings speak the page's language too
     app.add_template_global(say, "game_words")  # a game's Text (a reason, a label) in the page's language
-    for bp in (health.bp, metrics.bp, users.bp, games.bp, docs.bp, matches.bp, history.bp, stream.bp, pages.bp,
-               account_pages.bp, mail_api.bp, concede.bp, rules_page.bp, suggestions.bp):
+    for bp in (health.bp, metrics.bp, users.bp, games.bp, docs.bp, matches.bp, history.bp, stream.bp, site.bp,
+               account.bp, mail_api.bp, concede.bp, rules.bp, suggestions.bp):
         app.register_blueprint(bp)
     if w.settings.trusted_proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=w.settings.trusted_proxies)
@@ -55,8 +57,8 @@ def create_app(settings=None, wiring=None) -> Flask:
     @app.errorhandler(RateLimitExceeded)
     def rate_limited(exc: RateLimitExceeded):
         body, wait = ratelimit.refusal(exc, limiter)
-        if pages.wants_page():
-            return pages.limit_page(wait)
+        if wants_page():
+            return limit_page(wait)
         return body, 429, {"Retry-After": str(wait)}
 
     @app.before_request
@@ -74,8 +76,8 @@ def create_app(settings=None, wiring=None) -> Flask:
     @app.errorhandler(ApiError)
     def refused(exc: AppError | ApiError):
         exc = api_error(exc)
-        if pages.wants_page():  # a page path (a bad URL, a missing match): the HTML error page
-            return pages.error_page(exc.status, exc.message)
+        if wants_page():  # a page path (a bad URL, a missing match): the HTML error page
+            return error_page(exc.status, exc.message)
         headers = {"Retry-After": str(exc.extra["retry_after"])} if "retry_after" in exc.extra else {}
         body = exc.body()
         if "/act/" in request.path:  # a page's action: the refusal in the page's language (the API stays English)
@@ -93,8 +95,8 @@ def create_app(settings=None, wiring=None) -> Flask:
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
-        if pages.wants_page():
-            return pages.error_page(exc.code or 500, exc.description or exc.name)
+        if wants_page():
+            return error_page(exc.code or 500, exc.description or exc.name)
         message = exc.description or exc.name
         if exc.code == 413:
             message = f"the request body is larger than {w.settings.max_body_bytes} bytes"
@@ -106,16 +108,16 @@ def create_app(settings=None, wiring=None) -> Flask:
         if refused_for_replicas(exc):  # the primary's min-replicas-to-write: too few replicas to take a write
             return refused(replicated.not_replicated(max(w.settings.min_replicas, 1)))
         log.warning("Redis unavailable: %s", exc)
-        if pages.wants_page():
-            return pages.error_page(503, gettext("The event store is unreachable; try again in a moment."))
+        if wants_page():
+            return error_page(503, gettext("The event store is unreachable; try again in a moment."))
         return {"error": {"code": "redis_unavailable",
                           "message": "the event store is unreachable; retry shortly"}}, 503
 
     @app.errorhandler(Exception)
     def internal_error(exc: Exception):
         log.exception("unhandled error")
-        if pages.wants_page():
-            return pages.error_page(500, gettext("The error has been logged. Try again, or go back to the lobby."))
+        if wants_page():
+            return error_page(500, gettext("The error has been logged. Try again, or go back to the lobby."))
         return {"error": {"code": "internal_error", "message": "internal error; it has been logged"}}, 500
 
     return app

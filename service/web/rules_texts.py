@@ -30,7 +30,3 @@ def rules_text(game_id: str, lang: str) -> dict | None:
     """The rules texts in `lang` of this app's game `game_id` (None for an unknown game or one without)."""
     return texts_of(wiring().games.get(game_id), lang)
 
-
-def rule_ids(text: dict) -> list:
-    """Every rule id a rules text explains, in page order."""
-    return [entry[0] for group in text.get("rules", []) for entry in group["entries"]]

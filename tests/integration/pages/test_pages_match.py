@@ -99,7 +99,7 @@ def test_game_over_shows_standings_once_and_no_take_back_or_dispute(table):
 
 
 def test_an_open_dispute_is_told_to_each_voter_in_words(table, wiring):
-    from service.web.match_log import dispute_vote_note
+    from service.web.pages.match_log import dispute_vote_note
     t = table
     mid = t["start"]()
     noted = act(t, mid, "command", {"type": "note", "payload": {"text": "mine"}}).get_json()

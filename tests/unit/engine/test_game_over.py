@@ -5,7 +5,7 @@ from flask import Flask
 from flask_babel import Babel
 
 from domain.games import load_games
-from service.web import game_over
+from service.web.pages import game_over
 
 NAMES = {"a": "Ann", "b": "bob"}
 GAMES = load_games()

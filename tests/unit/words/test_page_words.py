@@ -14,7 +14,7 @@ from flask_babel import Babel
 
 from domain.games import GAME_PACKAGES, load_games
 from domain.games.dice_race import GAME as RACE
-from service.web import action_help, game_over, lobby_form, page_words
+from service.web.pages import action_help, game_over, lobby_form, page_words
 from service.web.i18n import TRANSLATIONS, choose_language
 from service.web.openapi import schema_json
 

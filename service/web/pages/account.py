@@ -16,10 +16,10 @@ from service.app.opponents import suggestions
 from service.store.keys import Keys
 from service.web.errors import ApiError, api_error
 from service.web.http import wiring
-from service.web.refusal_words import page_refusal
 from service.web.browser import (check_login_csrf, give_login_csrf, login_csrf, page_user, require_session_csrf,
                                  sessions, set_session_cookie)
-from service.web.pages import SECURITY_HEADERS
+from service.web.pages.refusal_words import page_refusal
+from service.web.pages.site import SECURITY_HEADERS
 from service.web.sessions import SESSION_COOKIE, SESSION_PREFIX, session_key
 
 bp = Blueprint("account", __name__)

@@ -7,7 +7,8 @@ from flask import Blueprint, g, render_template
 from service.web.browser import page_user
 from service.web.http import wiring
 from service.web.i18n import choose_language
-from service.web.pages import SECURITY_HEADERS, error_page
+from service.web.pages.errors import error_page
+from service.web.pages.site import SECURITY_HEADERS
 from service.web.rules_texts import rules_text, texts_of
 
 bp = Blueprint("rules", __name__)

@@ -12,7 +12,7 @@ from domain.engine.text import T
 from service.web.errors import ApiError
 from service.web.game_words import say
 from service.web.openapi import schema_json
-from service.web.page_words import table
+from service.web.pages.page_words import table
 from service.app.users import short_id
 
 USER_ID = re.compile(r"^u_[0-9a-f]{4,32}$")

@@ -9,13 +9,14 @@ from markupsafe import Markup
 
 from domain.engine.undo import could_take_back, may_take_back
 
-from service.web import action_help, game_over
 from service.web.actions import action_groups, actions
 from service.web.boards import render_board
-from service.web.deadline_view import hours_text, turn_deadlines
-from service.web.i18n import choose_language
-from service.web.match_log import LOG_LIMIT, chat_messages, dispute_vote_note, latest, log_by_round, log_entries
 from service.web.bot_names import said_names
+from service.web.i18n import choose_language
+from service.web.pages import action_help, game_over
+from service.web.pages.deadline_view import hours_text, turn_deadlines
+from service.web.pages.match_log import (LOG_LIMIT, chat_messages, dispute_vote_note, latest, log_by_round,
+                                        log_entries)
 from service.app.errors import AppError
 from service.app.matches import legal_for, seat_commands
 from service.app.rules_upgrade import proposal_shown

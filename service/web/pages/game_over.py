@@ -9,7 +9,7 @@ from flask_babel import gettext as _, lazy_gettext as _l
 from domain.engine.text import T, TC
 from service.app.standings import names_sentence as _english_names
 from service.web.game_words import say
-from service.web.page_words import table
+from service.web.pages.page_words import table
 
 LAST_ROUND = _l("The last round was played, so the match ended.")
 # the reasons any game may end for, read from its end state when its result names none (`ending`)

@@ -9,7 +9,7 @@ from flask_babel import gettext as _
 
 from domain.engine.text import T
 from service.web.game_words import render, say
-from service.web.page_words import table
+from service.web.pages.page_words import table
 from service.web.rules_texts import texts_of
 
 
@@ -31,7 +31,7 @@ def gives_up(game, kind: str) -> bool:
 
 def asks_first(game, kind: str) -> bool:
     """Whether a move gives up the turn (or round), so the page asks first; whether Undo can take it back is the
-    take-back policy's, said in the question (match_page.asked_truly)."""
+    take-back policy's, said in the question (match_sections.asked_truly)."""
     return kind in table(game, "ASK_FIRST", frozenset())
 
 
