@@ -9,6 +9,7 @@ from redis.exceptions import NoScriptError
 from domain.engine.json_codec import compact_json, loads
 
 from service.store.archive_codec import Decoded, decode
+from service.store.connections import direct_calls
 from service.store.keys import Keys
 from service.store.results import ARCHIVE_CACHE_BYTES, Append, AppendResult, ArchiveCache, ReadResult
 from service.metrics import count_round_trip
@@ -16,6 +17,7 @@ from service.metrics import count_round_trip
 APPEND_LUA = (Path(__file__).with_name("append.lua")).read_text()
 ARCHIVE_LUA = (Path(__file__).with_name("archive.lua")).read_text()
 RAW = {"NEVER_DECODE": []}  # an archive record is bytes: read it past the client's UTF-8 decoding
+APPEND_KEYS_KEPT = 4096  # matches whose append KEYS a store keeps made (a crc32 and five formats each)
 
 
 def _after_proof(entries: list, after: int) -> list | None:
@@ -40,6 +42,8 @@ class EventStore:
         self.r = redis_client
         self.keys = Keys(partitions)
         self._append = redis_client.register_script(APPEND_LUA)
+        self._call = direct_calls(redis_client) or redis_client.execute_command  # the append's own connections
+        self._append_keys: dict = {}
         self._switch = redis_client.register_script(ARCHIVE_LUA)
         self.archives = ArchiveCache(archive_cache_bytes)
 
@@ -51,10 +55,14 @@ class EventStore:
         args = [batch.expected, command_id, stored, batch.head_before, batch.head_after, batch.status, match_id,
                 batch.game_id, batch.secret]
         args += [e if isinstance(e, str) else compact_json(e) for e in batch.envelopes]
-        keys = self.keys.match_keys(match_id)
+        keys = self._append_keys.get(match_id)
+        if keys is None:
+            if len(self._append_keys) >= APPEND_KEYS_KEPT:
+                self._append_keys.clear()
+            keys = self._append_keys[match_id] = self.keys.match_keys(match_id)
         count_round_trip()
-        try:  # EVALSHA straight through execute_command: the Script wrapper costs a few µs a call
-            reply = self.r.execute_command("EVALSHA", self._append.sha, len(keys), *keys, *args)
+        try:  # EVALSHA straight on a connection: the Script wrapper and redis-py's pool cost more than the call
+            reply = self._call("EVALSHA", self._append.sha, len(keys), *keys, *args)
         except NoScriptError:
             reply = self._append(keys=keys, args=args)  # loads the script, then runs it
         kind, value = reply[0], reply[1]
