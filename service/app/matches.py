@@ -1,11 +1,12 @@
 """The command handler: loads a match (cache + one XRANGE), decides, appends in one Lua call."""
 from __future__ import annotations
 
+import math
 import pickle
 import secrets
 import threading
+import time
 from collections import OrderedDict
-from datetime import datetime, timezone
 
 from marshmallow import ValidationError
 
@@ -15,7 +16,6 @@ from domain.engine.concede import check_not_conceded
 from domain.engine import platform_events as pe
 from domain.engine.hashing import canonical_json, hash_body, salt_for
 from domain.engine.rng import commitment
-from domain.engine.timestamps import format_time
 from domain.engine.versions import UnknownRulesVersion
 
 from service.app.errors import (AppError, Conflict, Invalid, NotFound, NotSeated, RulesVersionUnavailable, Unavailable,
@@ -24,8 +24,25 @@ from service.store.results import Append, AppendResult
 
 
 def utc_now() -> str:
-    """The current time as an ISO-8601 UTC string with milliseconds."""
-    return format_time(datetime.now(timezone.utc))
+    """The current time as an ISO-8601 UTC string with milliseconds (domain/engine/timestamps.py's format)."""
+    return stamp(time.time())
+
+
+_second = (None, "")  # the last whole second stamped and its date and time of day: formatted once a second
+
+
+def stamp(seconds: float) -> str:
+    """format_time(datetime.fromtimestamp(seconds, timezone.utc)), the same text: microseconds rounded half to even
+    as datetime rounds them, then cut to milliseconds."""
+    global _second
+    fraction, whole = math.modf(seconds)
+    micros = round(fraction * 1e6)
+    if micros >= 1_000_000:
+        whole, micros = whole + 1, micros - 1_000_000
+    second, cached = int(whole), _second
+    if cached[0] != second:
+        cached = _second = (second, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second)))
+    return f"{cached[1]}.{micros // 1000:03d}Z"
 
 
 class MatchCache:
