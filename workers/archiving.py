@@ -25,18 +25,18 @@ BUDGET_SECONDS = 2.0
 _checked = {"at": float("-inf")}
 
 
-def cursor(w) -> float:
+def cursor(redis) -> float:
     """The sweep's cursor (-inf before the first sweep)."""
-    raw = w.redis.get(CURSOR_KEY)
+    raw = redis.get(CURSOR_KEY)
     return float(raw) if raw else float("-inf")
 
 
-def due_count(w, hours: float) -> int:
+def due_count(redis, keys: Keys, hours: float) -> int:
     """Finished matches past the cursor last updated at least `hours` ago (some may be archived already)."""
-    start = cursor(w)
+    start = cursor(redis)
     low = "-inf" if start == float("-inf") else repr(start)
     high = repr((utc_now() - timedelta(hours=hours)).timestamp())
-    return w.redis.zcount(w.store.keys.status_index("finished"), low, high)
+    return redis.zcount(keys.status_index("finished"), low, high)
 
 
 def schedule(force: bool = False) -> bool:
@@ -48,7 +48,7 @@ def schedule(force: bool = False) -> bool:
     if hours < 0 or (not force and now - _checked["at"] < CHECK_SECONDS):
         return False
     _checked["at"] = now
-    if not due_count(w, hours):
+    if not due_count(w.redis, w.store.keys, hours):
         return False
     q = queue(DEFAULT)
     if not q.connection.set(QUEUED_KEY, "1", nx=True, ex=QUEUED_SECONDS):
@@ -65,7 +65,7 @@ def sweep() -> dict:
     hours = w.settings.archive_after_hours
     now = utc_now()
     try:
-        tally, resume = archive_due(w, hours, now=now, budget_seconds=BUDGET_SECONDS, start=cursor(w))
+        tally, resume = archive_due(w, hours, now=now, budget_seconds=BUDGET_SECONDS, start=cursor(w.redis))
         reached = resume if resume is not None else (now - timedelta(hours=hours)).timestamp()
         w.redis.set(CURSOR_KEY, repr(reached))
     finally:

@@ -16,6 +16,7 @@ from domain.bots import choose, information_set
 from domain.engine.bot_seats import bot_level, is_bot
 
 from service.app.errors import AppError
+from service.app.matches import MatchService
 from service.store.keys import Keys
 
 from .context import wiring
@@ -84,7 +85,7 @@ def _job_can_still_run(job, queue_conn) -> bool:
     return job.get_status(refresh=False) in waiting and orphan_reason(job, queue_conn) is None
 
 
-def recover_stalled(w, queue_conn, now: float | None = None) -> list:
+def recover_stalled(matches: MatchService, bot_ms: float, queue_conn, now: float | None = None) -> list:
     """Schedule again every pending bot turn whose job can no longer run (its worker died, it was lost
     from its queue, it failed) while the bot must still act at that version; forget turns that are gone.
     Return the members scheduled again."""
@@ -92,7 +93,7 @@ def recover_stalled(w, queue_conn, now: float | None = None) -> list:
     from rq.job import Job
 
     now = time.time() if now is None else now
-    cutoff = now - (w.settings.bot_ms / 1000.0 + STALL_SECONDS)
+    cutoff = now - (bot_ms / 1000.0 + STALL_SECONDS)
     recovered = []
     for member in queue_conn.zrangebyscore(PENDING_KEY, "-inf", cutoff, start=0, num=200):
         member = member.decode() if isinstance(member, bytes) else member
@@ -104,7 +105,7 @@ def recover_stalled(w, queue_conn, now: float | None = None) -> list:
             job = None
         if job is not None and _job_can_still_run(job, queue_conn):
             continue
-        still_to_move = w.matches.read(match_id, lambda m: m.version == version
+        still_to_move = matches.read(match_id, lambda m: m.version == version
                                        and player in [seat for seat, _l, _s in bots_to_move(m)])
         queue_conn.zrem(PENDING_KEY, member)
         if job is not None:
@@ -116,14 +117,13 @@ def recover_stalled(w, queue_conn, now: float | None = None) -> list:
             log.error("bot turn %s failed %d times; giving it up", member, MAX_RECOVERIES)
             continue
         log.warning("bot turn %s: its job can no longer run; scheduling it again", member)
-        w.matches.read(match_id, lambda m: schedule([(None, {"id": m.id})], {m.id: m}))
+        matches.read(match_id, lambda m: schedule([(None, {"id": m.id})], {m.id: m}))
         recovered.append(member)
     return recovered
 
 
-def decide_turn(w, match_id: str, player: str, version: int):
+def decide_turn(matches: MatchService, bot_ms: float, match_id: str, player: str, version: int):
     """(command, level, is a stand-in) the bot of `player` sends at `version`, or None when the turn is gone."""
-    settings = w.settings
 
     def information(match):
         seat = {p: (level, stand_in) for p, level, stand_in in bots_to_move(match)}
@@ -131,11 +131,11 @@ def decide_turn(w, match_id: str, player: str, version: int):
             return None
         return information_set(match.game, match.game_state, player), seat[player]
 
-    found = w.matches.read(match_id, information)
+    found = matches.read(match_id, information)
     if found is None:
         return None
     info, (level, stand_in) = found
-    deadline = time.monotonic() + settings.bot_ms / 1000.0
+    deadline = time.monotonic() + bot_ms / 1000.0
     seed = int.from_bytes(hashlib.sha256(f"{match_id}:{version}:{player}".encode()).digest()[:8], "big")
     command = choose(level, info, seed, should_stop=lambda: time.monotonic() >= deadline)
     return command, level, stand_in
@@ -152,7 +152,7 @@ def play_bot_turn(match_id: str, player: str, version: int) -> str:
     w = wiring()
     sent, member = 0, pending_member(match_id, player, version)
     while sent < CHAINED:
-        decided = decide_turn(w, match_id, player, version)
+        decided = decide_turn(w.matches, w.settings.bot_ms, match_id, player, version)
         if decided is None:
             break
         command, level, stand_in = decided

@@ -1,12 +1,12 @@
 """The worker process's wiring, built once on first use (never at import time)."""
 from __future__ import annotations
 
-from service.bootstrap import build
+from service.bootstrap import Wiring, build
 
 _WIRING = None
 
 
-def wiring():
+def wiring() -> Wiring:
     """The worker's dependencies (store, match loader, read models), built from the environment."""
     global _WIRING
     if _WIRING is None:
@@ -14,7 +14,7 @@ def wiring():
     return _WIRING
 
 
-def use(w) -> None:
-    """Use an already built wiring (tests and the embedded runner)."""
+def use(built: Wiring | None) -> None:
+    """Use an already built wiring (tests and the embedded runner); None: build it again on first use."""
     global _WIRING
-    _WIRING = w
+    _WIRING = built

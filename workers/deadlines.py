@@ -9,6 +9,7 @@ from domain.engine import platform_events as pe
 from domain.engine.aggregate import new_event
 from domain.engine.bot_seats import STAND_IN_LEVEL
 from domain.engine.timestamps import parse_time
+from projections.readers import ReadModels
 from projections.summary import turns_started
 
 from service.app.errors import AppError
@@ -60,9 +61,9 @@ def schedule(changes: list, matches: dict) -> list:
     return scheduled
 
 
-def still_waiting(w, match_id: str, player: str, since: str) -> bool:
+def still_waiting(read_models: ReadModels, match_id: str, player: str, since: str) -> bool:
     """True when the read model still shows `player` waiting since `since` (the same turn)."""
-    rows = w.read_models.rows([match_id])
+    rows = read_models.rows([match_id])
     return bool(rows) and rows[0].get("waiting", {}).get(player) == since
 
 
@@ -78,7 +79,7 @@ def turn_deadline(match_id: str, player: str, since: str) -> str:
     """The deadline of `player`'s turn that began at `since` passed: append turn_timed_out and the
     game's on_timeout events unless the turn is over; return what happened."""
     w = wiring()
-    if not still_waiting(w, match_id, player, since):
+    if not still_waiting(w.read_models, match_id, player, since):
         return "moved_on"
 
     def decide(match, rng):

@@ -6,22 +6,51 @@ from __future__ import annotations
 import dataclasses
 import logging
 from datetime import datetime, timedelta, timezone
+from typing import Any
 
 from domain.engine import platform_events as pe
+from domain.engine.contract import Game
 from domain.engine.text import name as printed
 from domain.engine.timestamps import epoch, format_time, parse_time
+from projections.readers import ReadModels
 from projections.summary import DISPUTE_VOTE, INVITATION, RULES_VOTE, TURN, turns_started, waits, waits_started
 
 from service.app.mail.compose import Letter, compose, unsubscribe_kind
+from service.app.mail.service import MailService
 from service.app.mail.service import job_id_of as job_id_of_spec  # noqa: F401 (tests find a mail's job by it)
-from service.app.mail.contacts import DIGEST, IMMEDIATE
+from service.app.mail.contacts import DIGEST, IMMEDIATE, Contacts
 from service.app.mail.transport import MailNotSent, transport_for
+from service.app.users import Users
+from service.config import Settings
 from service.store.keys import Keys
+from service.store.presence import Presence
 from service.web.game_words import render
 
 from .context import wiring
+from .deadlines import still_waiting
 
 log = logging.getLogger("turnstream.mail")
+
+
+@dataclasses.dataclass(frozen=True)
+class Mailing:
+    """What the mail jobs read and write: the mail service, the players, the read models and games a mail quotes,
+    who watches live, the events Redis (addresses, the digest chain) and the mail settings."""
+
+    mail: MailService
+    users: Users
+    read_models: ReadModels
+    games: dict[str, Game]
+    presence: Presence
+    redis: Any
+    settings: Settings
+
+
+def mailing() -> Mailing:
+    """The mail jobs' collaborators, from the worker's wiring."""
+    w = wiring()
+    return Mailing(w.mail, w.users, w.read_models, w.games, w.live.presence, w.redis, w.settings)
+
 
 _TRANSPORTS: dict = {}
 
@@ -38,28 +67,28 @@ def transport(settings):
 def send_mail(spec: dict) -> str:
     """Send the mail `spec` describes unless it was sent already, its reader turned that kind off, or what it
     would say is no longer true; raise MailNotSent (RQ retries with backoff) when the server is unreachable."""
-    w = wiring()
-    mail = w.mail
+    m = mailing()
+    mail = m.mail
     if mail.was_sent(spec["id"]):
         return "already_sent"
-    user = w.users.get(spec["user"])
+    user = m.users.get(spec["user"])
     if user is None:
         return "no_user"
     contact = mail.contacts.get(spec["user"])
     to = spec.get("to") or (contact["email"] if contact["email_verified"] else None)
     if not to:
         return "no_verified_address"
-    why_not = None if spec.get("to") else skip_reason(w, spec, contact["notifications"])
+    why_not = None if spec.get("to") else skip_reason(spec, contact["notifications"], m.read_models, m.presence)
     if why_not:
         log.info("mail %s not sent: %s", spec["id"], why_not)
         return why_not
-    letter = letter_of(w, spec, user["name"])
+    letter = letter_of(m, spec, user["name"])
     if letter is None:
         return "nothing_to_say"
-    message = compose(in_language(letter, contact["lang"]), to, contact["lang"], w.settings.mail_from, spec["id"],
+    message = compose(in_language(letter, contact["lang"]), to, contact["lang"], m.settings.mail_from, spec["id"],
                       mail.unsubscribe_link(spec["user"], unsubscribe_kind(spec["kind"])))
     try:
-        transport(w.settings).send(message)
+        transport(m.settings).send(message)
     except MailNotSent as exc:
         log.warning("mail %s to %s not sent yet (retried with backoff): %s", spec["kind"], spec["user"], exc)
         raise
@@ -74,16 +103,16 @@ def sign_in_requested(address: str, back: str | None = None) -> str:
     return "posted" if wiring().mail.send_sign_in(address, back) else "no_owner"
 
 
-def skip_reason(w, spec: dict, prefs: dict) -> str | None:
+def skip_reason(spec: dict, prefs: dict, read_models: ReadModels, presence: Presence) -> str | None:
     """Why a notification mail is not sent now (its preference is off, the wait is over, the player saw the
     move live), or None."""
     kind = spec["kind"]
     if kind == "your_move":
         if prefs["your_move"] != IMMEDIATE:
             return "off"
-        if not still_waiting(w, spec["match"], spec["user"], spec["since"]):
+        if not still_waiting(read_models, spec["match"], spec["user"], spec["since"]):
             return "moved_on"
-        if w.live.presence.saw(spec["user"], spec["match"], int(epoch(spec["since"]) * 1000)):
+        if presence.saw(spec["user"], spec["match"], int(epoch(spec["since"]) * 1000)):
             return "seen_live"
     elif kind == "digest":
         if prefs["your_move"] != DIGEST:
@@ -91,7 +120,7 @@ def skip_reason(w, spec: dict, prefs: dict) -> str | None:
     elif kind == "reminder":
         if prefs["deadline_reminder_hours"] is None:
             return "off"
-        if not still_waiting(w, spec["match"], spec["user"], spec["since"]):
+        if not still_waiting(read_models, spec["match"], spec["user"], spec["since"]):
             return "moved_on"
     elif kind == "invitation" and not prefs["invitations"]:
         return "off"
@@ -100,28 +129,22 @@ def skip_reason(w, spec: dict, prefs: dict) -> str | None:
     return None
 
 
-def still_waiting(w, match_id: str, player: str, since: str) -> bool:
-    """True while the read model shows `player` waiting since `since` (the same wait)."""
-    rows = w.read_models.rows([match_id])
-    return bool(rows) and rows[0].get("waiting", {}).get(player) == since
-
-
-def letter_of(w, spec: dict, name: str) -> Letter | None:
+def letter_of(m: Mailing, spec: dict, name: str) -> Letter | None:
     """What the mail of `spec` says, read now."""
     kind = spec["kind"]
     if kind in ("verify", "sign_in"):
         return Letter(kind, name, spec["link"])
     if kind == "digest":
-        items = digest_items(w, spec["user"])
+        items = digest_items(m, spec["user"])
         if not items:
             return None
-        return Letter(kind, name, w.mail.url("/"), {"count": len(items)}, items)
-    rows = w.read_models.rows([spec["match"]])
+        return Letter(kind, name, m.mail.url("/"), {"count": len(items)}, items)
+    rows = m.read_models.rows([spec["match"]])
     if not rows:
         return None
     row = rows[0]
-    names = w.users.names(row["players"] + [p for p in (spec.get("by"), row.get("created_by")) if p])
-    game = printed(w.games[row["game"]].title) if row["game"] in w.games else row["game"]
+    names = m.users.names(row["players"] + [p for p in (spec.get("by"), row.get("created_by")) if p])
+    game = printed(m.games[row["game"]].title) if row["game"] in m.games else row["game"]
     others = ", ".join(names[p] for p in row["players"] if p != spec["user"]) or "-"
     values = {"game": game, "opponents": others, "players": others,
               "inviter": names.get(row.get("created_by"), "-"), "by": names.get(spec.get("by"), "-"),
@@ -129,15 +152,15 @@ def letter_of(w, spec: dict, name: str) -> Letter | None:
     values["deadline"] = parse_time(spec["deadline"]).strftime("%Y-%m-%d %H:%M") if spec.get("deadline") else "-"
     if kind == "reminder":
         values["hours"] = f"{spec['hours']:g}"
-    return Letter(kind, name, w.mail.url(f"/matches/{row['id']}"), values)
+    return Letter(kind, name, m.mail.url(f"/matches/{row['id']}"), values)
 
 
-def digest_items(w, user_id: str) -> list:
+def digest_items(m: Mailing, user_id: str) -> list:
     """Every match waiting for the user's move, longest-waiting first, as digest items."""
-    titles = {g.id: printed(g.title) for g in w.games.values()}
-    return [{"label": titles.get(row["game"], row["game"]), "url": w.mail.url(f"/matches/{row['id']}"),
+    titles = {g.id: printed(g.title) for g in m.games.values()}
+    return [{"label": titles.get(row["game"], row["game"]), "url": m.mail.url(f"/matches/{row['id']}"),
              "note": row["waiting_since"][:16].replace("T", " ") + " UTC"}
-            for row in w.read_models.inbox(user_id) if row.get("waiting_for") == TURN]
+            for row in m.read_models.inbox(user_id) if row.get("waiting_for") == TURN]
 
 
 def in_language(letter: Letter, lang: str) -> Letter:
@@ -148,25 +171,25 @@ def in_language(letter: Letter, lang: str) -> Letter:
 
 
 # -- what projection changes call for ------------------------------------------------------------------------
-def mail_readers(w, user_ids) -> dict:
+def mail_readers(redis, contacts: Contacts, user_ids) -> dict:
     """{user: preferences} of the users among `user_ids` with a proven address (one round trip; bots have none)."""
     user_ids = [u for u in dict.fromkeys(user_ids) if u and not u.startswith("bot:")]
     if not user_ids:
         return {}
-    pipe = w.redis.pipeline(transaction=False)
+    pipe = redis.pipeline(transaction=False)
     for user_id in user_ids:
         pipe.hmget(Keys.user(user_id), ["email", "email_verified", "notify"])
     out = {}
     for user_id, (email, verified, prefs) in zip(user_ids, pipe.execute()):
         if email and verified == "1":
-            out[user_id] = w.mail.contacts._prefs(prefs)
+            out[user_id] = contacts._prefs(prefs)
     return out
 
 
 def notify(changes: list, matches: dict) -> list:
     """Post the mails these projection changes call for: "your move" (immediate), invitations, dispute and rules
     votes, to players with a proven address who want them (checked again when each is sent); return the mail ids."""
-    w = wiring()
+    m = mailing()
     wanted = []
     for prev, row in changes:
         reasons = waits(row)
@@ -175,7 +198,7 @@ def notify(changes: list, matches: dict) -> list:
                 wanted.append((row, player, since, reasons[player]))
     if not wanted:
         return []
-    readers = mail_readers(w, [player for _row, player, _since, _reason in wanted])
+    readers = mail_readers(m.redis, m.mail.contacts, [player for _row, player, _since, _reason in wanted])
     posted = []
     for row, player, since, reason in wanted:
         prefs = readers.get(player)
@@ -196,17 +219,17 @@ def notify(changes: list, matches: dict) -> list:
                     "by": proposal.get("by"), "version": proposal.get("to"), "deadline": proposal.get("deadline")}
         else:
             continue
-        if w.mail.post(spec):
+        if m.mail.post(spec):
             posted.append(spec["id"])
-    ensure_digest_scheduled(w)
+    ensure_digest_scheduled(m.redis, m.mail.queue_factory)
     return posted
 
 
 def schedule_reminders(turns: list) -> list:
     """For each started turn [(match id, player, since, deadline)], schedule a reminder mail the player's chosen
     number of hours before the deadline (none when that moment has passed or they chose none); the ids."""
-    w = wiring()
-    readers = mail_readers(w, [player for _m, player, _s, _d in turns])
+    m = mailing()
+    readers = mail_readers(m.redis, m.mail.contacts, [player for _m, player, _s, _d in turns])
     posted = []
     now = datetime.now(timezone.utc)
     for match_id, player, since, deadline in turns:
@@ -218,7 +241,7 @@ def schedule_reminders(turns: list) -> list:
             continue  # the turn is shorter than the reminder: the "your move" mail says it
         spec = {"id": f"reminder:{player}:{match_id}:{since}", "kind": "reminder", "user": player, "match": match_id,
                 "since": since, "deadline": format_time(deadline), "hours": hours}
-        if w.mail.post(spec, at=at):
+        if m.mail.post(spec, at=at):
             posted.append(spec["id"])
     return posted
 
@@ -236,19 +259,19 @@ def next_digest_time(now: datetime | None = None) -> datetime:
     return at if at > now else at + timedelta(days=1)
 
 
-def ensure_digest_scheduled(w) -> bool:
+def ensure_digest_scheduled(redis, queue_factory) -> bool:
     """Schedule the next daily digest unless it is (the job schedules the one after; this mends a broken chain)."""
     at = next_digest_time()
-    if not w.redis.set(DIGEST_CHAIN_KEY, at.isoformat(), nx=True, ex=2 * 24 * 3600):
+    if not redis.set(DIGEST_CHAIN_KEY, at.isoformat(), nx=True, ex=2 * 24 * 3600):
         return False
-    _schedule_digest(w, at)
+    _schedule_digest(queue_factory, at)
     return True
 
 
-def _schedule_digest(w, at: datetime) -> None:
+def _schedule_digest(queue_factory, at: datetime) -> None:
     from rq.exceptions import DuplicateJobError
     try:
-        w.mail.queue_factory().enqueue_at(at, DIGEST_JOB, job_id=f"mail-digest-{at:%Y%m%d%H}", unique=True,
+        queue_factory().enqueue_at(at, DIGEST_JOB, job_id=f"mail-digest-{at:%Y%m%d%H}", unique=True,
                                           result_ttl=24 * 3600, failure_ttl=7 * 24 * 3600)
     except DuplicateJobError:
         pass
@@ -257,16 +280,16 @@ def _schedule_digest(w, at: datetime) -> None:
 def daily_digest(day: str | None = None) -> int:
     """Post one digest mail to every player in digest mode with a proven address and matches waiting for their
     move (the mail lists them all, read when it is sent); schedule tomorrow's run; return how many were posted."""
-    w = wiring()
+    m = mailing()
     day = day or datetime.now(timezone.utc).strftime("%Y-%m-%d")
     posted = 0
-    for user_id in sorted(w.mail.contacts.digest_readers()):
-        if not w.mail.contacts.verified_address(user_id):
+    for user_id in sorted(m.mail.contacts.digest_readers()):
+        if not m.mail.contacts.verified_address(user_id):
             continue
-        if not any(row.get("waiting_for") == TURN for row in w.read_models.inbox(user_id)):
+        if not any(row.get("waiting_for") == TURN for row in m.read_models.inbox(user_id)):
             continue
-        posted += w.mail.post({"id": f"digest:{user_id}:{day}", "kind": "digest", "user": user_id})
+        posted += m.mail.post({"id": f"digest:{user_id}:{day}", "kind": "digest", "user": user_id})
     at = next_digest_time(datetime.now(timezone.utc) + timedelta(minutes=1))
-    w.redis.set(DIGEST_CHAIN_KEY, at.isoformat(), ex=2 * 24 * 3600)
-    _schedule_digest(w, at)
+    m.redis.set(DIGEST_CHAIN_KEY, at.isoformat(), ex=2 * 24 * 3600)
+    _schedule_digest(m.mail.queue_factory, at)
     return posted

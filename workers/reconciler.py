@@ -23,7 +23,8 @@ _trimmed = {"at": float("-inf")}
 def reconcile() -> list:
     """Schedule again the bot turns whose job was lost (a dead worker); return the turns rescheduled. Then enqueue
     the archiving sweep if it is due (its failure never stops the bot turns' recovery)."""
-    recovered = recover_stalled(wiring(), queue(BOTS).connection)
+    w = wiring()
+    recovered = recover_stalled(w.matches, w.settings.bot_ms, queue(BOTS).connection)
     try:
         schedule_archiving()
     except RedisError as exc:

@@ -8,6 +8,7 @@ import uuid
 
 from redis.exceptions import RedisError
 
+from projections.projector import Projector
 from service.logs import say
 
 from .queues import BOTS, MAIN, PROJECTIONS, alive_key
@@ -116,7 +117,7 @@ def resume_interrupted(worker, queues) -> list:
     return requeued
 
 
-def drain(w, rq_queues, conn, name: str) -> None:
+def drain(projector: Projector, rq_queues, conn, name: str) -> None:
     """Project every partition to the end of its log and run the queued jobs, until neither has work left
     (a job's commands are projected, and the projection's follow-ups run, before the drain ends)."""
     from rq import SimpleWorker
@@ -125,11 +126,11 @@ def drain(w, rq_queues, conn, name: str) -> None:
 
     from .followups import after_projection
     while True:
-        for p in range(w.store.keys.partitions):
-            catch_up(w.projector, p, owner=name, followups=after_projection)
+        for p in range(projector.keys.partitions):
+            catch_up(projector, p, owner=name, followups=after_projection)
         if rq_queues:
             SimpleWorker(rq_queues, connection=conn, name=name).work(burst=True, logging_level="WARNING")
-        if not lagging_partitions(w.redis, w.store.keys) and not any(q.count for q in rq_queues):
+        if not lagging_partitions(projector.redis, projector.keys) and not any(q.count for q in rq_queues):
             return
 
 
@@ -183,7 +184,7 @@ def run_worker(settings, burst: bool = False, name: str | None = None, queues=MA
     rq_queues = [Queue(q, connection=conn) for q in queues if q != PROJECTIONS]
     name = name or f"turnstream-{uuid.uuid4().hex[:12]}"
     if burst:
-        drain(wiring(), rq_queues, conn, name)
+        drain(wiring().projector, rq_queues, conn, name)
         return
     if BOTS in queues:
         from .bot_turns import warm_up

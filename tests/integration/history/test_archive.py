@@ -270,16 +270,16 @@ def test_the_worker_sweep_archives_due_matches_once(w, people):
     ids, _ = people
     mid = finished_match(w, "ti4-exploration", ids, "sweep")
     context.use(w)
-    assert archiving.due_count(w, 24) == 0  # just finished
+    assert archiving.due_count(w.redis, w.store.keys, 24) == 0  # just finished
     w.settings = replace(w.settings, archive_after_hours=0)
-    assert archiving.due_count(w, 0) == 1
+    assert archiving.due_count(w.redis, w.store.keys, 0) == 1
     assert archiving.schedule(force=True)
     queued = queue("default")
     assert [j.func_name for j in queued.jobs] == [archiving.JOB]
     assert not archiving.schedule(force=True)  # one sweep at a time
     summary = archiving.sweep()
     assert summary["archived"] == 1 and w.store.archived(mid)
-    assert archiving.due_count(w, 0) == 0 and archiving.schedule(force=True) is False
+    assert archiving.due_count(w.redis, w.store.keys, 0) == 0 and archiving.schedule(force=True) is False
 
 
 def test_archiving_on_a_redis_cluster(cluster_wiring):

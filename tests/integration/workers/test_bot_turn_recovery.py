@@ -27,6 +27,11 @@ def bot_waits(client, make_user, w):
     return mid, summary["version"], make_queue_redis(w.settings)
 
 
+def bots_of(w) -> tuple:
+    """What the reconciler hands recover_stalled: the match service and the bots' thinking time."""
+    return w.matches, w.settings.bot_ms
+
+
 def kill_worker_mid_job(conn, job_id: str) -> None:
     """What a worker killed by SIGKILL mid-job leaves: the job started by a worker that is gone."""
     from rq import Queue
@@ -47,8 +52,8 @@ def test_a_bot_turn_whose_worker_died_is_played_after_the_reconciler_runs(client
     kill_worker_mid_job(conn, bot_turn_job_id(mid, "bot:greedy:1", version))
     run_jobs(fast_bots)
     assert client.get(f"/api/matches/{mid}").get_json()["version"] == version, "the dead job did not run"
-    assert recover_stalled(fast_bots, conn) == [], "a turn is not rescheduled before its thinking time is up"
-    assert recover_stalled(fast_bots, conn, now=time.time() + 60) == [member]
+    assert recover_stalled(*bots_of(fast_bots), conn) == [], "a turn is not rescheduled before its thinking time is up"
+    assert recover_stalled(*bots_of(fast_bots), conn, now=time.time() + 60) == [member]
     run_jobs(fast_bots)
     summary = client.get(f"/api/matches/{mid}").get_json()
     assert summary["version"] > version
@@ -68,9 +73,9 @@ def test_a_pending_turn_that_moved_on_is_forgotten_and_a_running_one_is_left_alo
     job.worker_name = "busy-worker"
     job.save()
     conn.set(alive_key("busy-worker"), 1, ex=30)
-    assert recover_stalled(fast_bots, conn, now=time.time() + 60) == [], "a job on a live worker still runs"
+    assert recover_stalled(*bots_of(fast_bots), conn, now=time.time() + 60) == [], "a job on a live worker still runs"
     assert conn.zscore(PENDING_KEY, member) is not None
     stale = pending_member(mid, "bot:greedy:1", version - 1)
     conn.zadd(PENDING_KEY, {stale: time.time() - 120})
-    assert recover_stalled(fast_bots, conn, now=time.time() + 60) == []
+    assert recover_stalled(*bots_of(fast_bots), conn, now=time.time() + 60) == []
     assert conn.zscore(PENDING_KEY, stale) is None, "a turn the match has moved past is forgotten"

@@ -15,7 +15,7 @@ def run_jobs(w):
     from workers.runner import drain
     from rq import Queue
     conn = make_queue_redis(w.settings)
-    drain(w, [Queue(q, connection=conn) for q in MAIN if q != "projections"], conn, "test-worker")
+    drain(w.projector, [Queue(q, connection=conn) for q in MAIN if q != "projections"], conn, "test-worker")
 
 
 @pytest.fixture

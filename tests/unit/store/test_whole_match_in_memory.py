@@ -35,7 +35,7 @@ def run_jobs(w) -> None:
     from workers.queues import MAIN, PROJECTIONS
     from workers.runner import drain
     conn = make_queue_redis(w.settings)
-    drain(w, [Queue(q, connection=conn) for q in MAIN if q != PROJECTIONS], conn, "memory-worker")
+    drain(w.projector, [Queue(q, connection=conn) for q in MAIN if q != PROJECTIONS], conn, "memory-worker")
 
 
 def test_a_match_against_a_bot_is_played_to_the_end_without_a_redis_server(memory_wiring, games):
