@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 
 
@@ -75,7 +76,6 @@ REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
 def redis_url(name: str, value: str) -> str:
     """A Redis URL, checked now so a typo fails at start-up in one line (not in redis-py, as a traceback)."""
     if not value.startswith(REDIS_SCHEMES):
-        import re
         shown = re.sub(r"//([^:@/]*):[^@/]*@", r"//\1:***@", value)
         raise ConfigError(f"{name}={shown!r} is not a Redis URL: it starts with redis://, rediss:// or unix:// "
                           f"(e.g. redis://127.0.0.1:6379/0)")
@@ -121,7 +121,7 @@ def archive_hours(value: str, name: str = "TURNSTREAM_ARCHIVE_AFTER_HOURS") -> f
 
 def rate_limit(value: str) -> str:
     """A limit string such as "30/hour" or "10/minute;120/hour", checked now so a typo fails at start-up."""
-    from limits import parse_many
+    from limits import parse_many  # the rate-limit library loads only where a limit is set, not for --help
     parse_many(value)
     return value
 

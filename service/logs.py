@@ -50,9 +50,10 @@ class RequestContext(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         """Copy the request's (or the job's) fields onto the record."""
+        # flask and rq load in the web server and the worker that run them, never for the command line's --help
         from flask import g, has_request_context, request
         if not has_request_context():
-            from rq import get_current_job
+            from rq import get_current_job  # (the same: in a worker)
             job = get_current_job()
             if job is not None and not hasattr(record, "job_id"):
                 record.job_id, record.job = job.id, job.func_name
@@ -88,6 +89,7 @@ class SecretMask(logging.Filter):
 
 def is_outage(exc: BaseException | None) -> bool:
     """True for a lost or refused Redis connection (or a timeout), also when it caused `exc`."""
+    # redis-py loads where a Redis error can happen, not for the command line's --help
     from redis.exceptions import ConnectionError as RedisConnectionError, TimeoutError as RedisTimeout
     seen = 0
     while exc is not None and seen < 5:
@@ -144,7 +146,7 @@ class TextFormatter(logging.Formatter):
 
 def json_formatter() -> logging.Formatter:
     """One JSON object per line: time, level, logger, event and every extra field of the record."""
-    from pythonjsonlogger.json import JsonFormatter
+    from pythonjsonlogger.json import JsonFormatter  # loaded only with JSON logs
 
     class UtcJsonFormatter(JsonFormatter):
         def formatTime(self, record, datefmt=None):  # noqa: N802 (logging's name)
@@ -250,7 +252,7 @@ def _log_thread_crash(args) -> None:
 
 def install(app) -> None:
     """Give each request an id (X-Request-ID when sane, else a new one), echo it, and log one line per request."""
-    from flask import g, request
+    from flask import g, request  # flask loads in the web app only (the command line imports this module)
     log = logging.getLogger("turnstream.request")
 
     @app.before_request

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from datetime import datetime, timezone
 from pathlib import Path
@@ -16,12 +17,14 @@ from domain.engine import audit as audit_mod
 from domain.engine import platform_events as pe
 from domain.engine.bot_seats import is_bot
 from domain.engine.hashing import LEGACY_FORMAT, SALTED_FORMAT
+from projections.rebuild import rebuild_projections
 
 from service.app.display_names import MAX_LENGTH as MAX_NAME, display_name
 from service.app.errors import Invalid
 from service.app.history import EXPORT_FORMAT, History
 from service.app.ids import id_refusal
 from service.app.mail.contacts import DIGEST, LANGUAGES, check_address, check_preferences
+from service.app.users import name_entry
 from service.app.webhook_targets import literal_refusal, parse_allowlist
 from service.store.archive_codec import ArchiveError
 from service.store.backup_records import INSTALLATION
@@ -82,7 +85,6 @@ PRIVATE_FILE, PRIVATE_DIR = 0o600, 0o700  # a backup holds every seed: readable 
 
 def write_private(path: Path, text: str) -> None:
     """Write `text` to `path` readable and writable by its owner only (0600), also when it existed before."""
-    import os
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE_FILE)
     with open(fd, "w", encoding="utf-8") as fh:
         os.fchmod(fh.fileno(), PRIVATE_FILE)
@@ -92,7 +94,6 @@ def write_private(path: Path, text: str) -> None:
 def private_directory(directory: Path, say=print) -> None:
     """Make the backup's folder (and matches/) 0700. A folder that held other files before is not the
     backup's own: its mode is left alone, and said (the files in it are 0600 all the same)."""
-    import os
     own = {"matches", "users.json", "installation.json", "manifest.json"}
     existed = directory.exists() and any(p.name not in own for p in directory.iterdir())
     directory.mkdir(mode=PRIVATE_DIR, parents=True, exist_ok=True)
@@ -468,7 +469,6 @@ def restore_match(w, plan: dict) -> int:
 
 def restore_user(w, user: dict) -> None:
     """Write one checked user record and its name index entry (and a legacy token key when it had one)."""
-    from service.app.users import name_entry
     w.backups.restore_user({k: user[k] for k in USER_FIELDS if user.get(k)}, name_entry(user["name"], user["id"]),
                            user["token_hash"] if user.get("legacy_token_key") and user.get("token_hash") else None,
                            user["email"] if user.get("email_verified") else None,
@@ -487,7 +487,6 @@ def import_files(w, paths, say=print) -> dict:
     """Restore users and matches from backup files: every file checked first (plan_import); if anything is
     refused nothing is written; else users, then matches, then every projection rebuilt.
     Returns {"users", "matches", "events", "refused": [one line per problem]}."""
-    from projections.rebuild import rebuild_projections
     counts = {"users": 0, "matches": 0, "events": 0, "refused": []}
     plan, problems = plan_import(w, paths)
     if problems:

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import secrets
 
+from service.logs import remember_secret
 from service.store.installation import own_webhook_secret
 
 
 def webhook_secret(settings, redis) -> str:
     """TURNSTREAM_WEBHOOK_SECRET, else this installation's own (created once, atomically: two processes starting
     together agree on one)."""
-    from service.logs import remember_secret
     if settings.webhook_secret:
         return settings.webhook_secret
     value = own_webhook_secret(redis, lambda: secrets.token_urlsafe(32))

@@ -31,7 +31,7 @@ def schedule_expiry(queue_factory, hours: float, job: str, match_id: str, vote_i
     (the vote then closes on the next access past its deadline)."""
     if queue_factory is None:
         return False
-    from rq import Retry
+    from rq import Retry  # the queue library loads when a job is queued, not for the command line's --help
 
     try:
         queue_factory().enqueue_in(timedelta(hours=hours), job, match_id, vote_id, job_id=job_id, result_ttl=0,

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 
 import redis
 from redis.backoff import ExponentialBackoff, NoBackoff
+from redis.cluster import RedisCluster
+from redis.connection import parse_url
 from redis.retry import Retry
 from redis.sentinel import Sentinel, SentinelConnectionPool, SentinelConnectionPoolProxy, SentinelManagedConnection
 
@@ -62,7 +65,6 @@ class BlockingFollowingPool(FollowingPool, redis.BlockingConnectionPool):
 def _sentinel_master(settings: Settings, role: str, pool_class=FollowingPool, **kwargs):
     """A client of the primary the sentinels name: database, user and password from REDIS_URL (its host is
     ignored); every new connection asks the sentinels, so a failover is followed by reconnecting."""
-    from redis.connection import parse_url
     url = parse_url(settings.redis_url) if settings.redis_url.startswith(("redis://", "rediss://")) else {}
     auth = {key: url[key] for key in ("db", "username", "password") if url.get(key) is not None}
     asked = {"socket_connect_timeout": 1, "socket_timeout": 2, "retry": Retry(NoBackoff(), 0)}  # a dead sentinel
@@ -145,7 +147,6 @@ def make_redis(settings: Settings):
                   retry=Retry(ExponentialBackoff(cap=0.5, base=0.02), 2),
                   retry_on_error=[redis.exceptions.ConnectionError])
     if settings.redis_cluster:
-        from redis.cluster import RedisCluster
         return RedisCluster.from_url(settings.redis_url, decode_responses=True, socket_timeout=10,
                                      socket_connect_timeout=2)
     if settings.redis_sentinels:
@@ -171,7 +172,6 @@ def make_stream_redis(settings: Settings, block_seconds: float):
     if settings.redis_url.startswith(MEMORY):
         return in_memory(settings.redis_url, decode_responses=True)
     if settings.redis_cluster:
-        from redis.cluster import RedisCluster
         return RedisCluster.from_url(settings.redis_url, decode_responses=True, socket_timeout=block_seconds + 10,
                                      socket_connect_timeout=2, max_connections=settings.stream_redis_connections)
     if settings.redis_sentinels:
@@ -251,5 +251,4 @@ def redis_problem(exc: BaseException, settings: Settings | None = None) -> str:
 
 def shown_url(url: str) -> str:
     """A Redis URL without its password."""
-    import re
     return re.sub(r"//([^:@/]*):[^@/]*@", r"//\1:***@", url)

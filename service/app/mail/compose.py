@@ -3,6 +3,7 @@ language, with List-Unsubscribe and List-Unsubscribe-Post (RFC 8058) naming a on
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
@@ -39,7 +40,6 @@ class Letter:
 def compose(letter: Letter, to: str, lang: str, mail_from: str, mail_id: str, unsubscribe_url: str,
             now=None) -> EmailMessage:
     """The message of a letter to `to`, ready for a transport."""
-    from datetime import datetime, timezone
     values = {"name": letter.name, **letter.values}
     subject = text(lang, f"{letter.kind}.subject", **values)
     context = {

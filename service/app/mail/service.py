@@ -53,7 +53,7 @@ class MailService:
     def post(self, spec: dict, at=None) -> bool:
         """Hand one mail to the queue once per id (`spec`: {"id", "kind", "user", ...}, read by the job), to be
         sent now or at `at` (an aware datetime); False when that id was posted already."""
-        from rq import Retry
+        from rq import Retry  # the queue library loads when a mail is queued, not for the command line's --help
         if not self.marks.queue_once(spec["id"], MARK_TTL_SECONDS):
             return False
         options = dict(job_id=job_id_of(spec["id"]), retry=Retry(max=RETRY_MAX, interval=RETRY_INTERVALS),

@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import smtplib
 import ssl
+import time
 from dataclasses import dataclass
 from email.message import EmailMessage
 from pathlib import Path
@@ -82,7 +83,6 @@ class FileTransport:
 
     def send(self, message: EmailMessage) -> None:
         """Write one message (atomically: a reader never sees half a file)."""
-        import time
         try:
             self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
             os.chmod(self.folder, 0o700)  # also a folder an older version made 0755
