@@ -6,11 +6,19 @@ import os
 import sys
 from pathlib import Path
 
+from service import logs
+from service.cli import archive as archive_cli, game as game_cli, history as history_cli
+from service.cli import rules as rules_cli, upgrade as upgrade_cli
+from service.cli.bench import command as bench
+from service.config import ConfigError, from_env
 from service.logs import say
+from service.server.embedded_redis import EmbeddedRedis
+from service.server.supervisor import Supervisor, python_child
+from service.server.web_command import port_problem, web_command
+from service.store.queues import DELIVERIES, MAIN
 
 
 def _settings():
-    from service.config import from_env
     return from_env()
 
 
@@ -25,8 +33,7 @@ def _refuse(command: str, problem: str) -> int:
 
 def cmd_web(args) -> int:
     """Serve the web app as production does: gunicorn with gevent workers (service/server/gunicorn_conf.py)."""
-    from service.server.web_command import port_problem, web_command
-    from service.store.connections import check_topology
+    from service.store.connections import check_topology  # redis-py loads when the command runs, not for --help
     busy = port_problem(args.host, args.port)
     if busy:
         return _refuse("web", busy)
@@ -39,6 +46,7 @@ def cmd_web(args) -> int:
 
 def cmd_worker(args) -> int:
     """Run an RQ worker on the given queues (default: projections, turn deadlines and bot turns)."""
+    # the service loads when the command runs, not for the command line's --help
     from workers.runner import run_worker
     from service.store.connections import Misconfigured
     queues = tuple(q.strip() for q in args.queues.split(",") if q.strip())
@@ -53,9 +61,6 @@ def cmd_worker(args) -> int:
 
 def up_children(args, env: dict) -> list:
     """The processes `turnstream up` runs: the web server, the main worker and the deliveries worker."""
-    from workers.queues import DELIVERIES
-
-    from service.server.supervisor import python_child
     return [
         python_child("web", ["web", "--host", args.host, "--port", str(args.port)]
                      + (["--workers", str(args.workers)] if args.workers else []), env),
@@ -67,7 +72,7 @@ def up_children(args, env: dict) -> list:
 def up_mail(env: dict, data: Path) -> str:
     """Where `turnstream up`'s mails go: the SMTP server, or .eml files in the data folder's mail/ (set in `env`)."""
     if env.get("TURNSTREAM_SMTP_URL"):
-        from service.app.mail.transport import parse_smtp_url
+        from service.app.mail.transport import parse_smtp_url  # smtplib and ssl load when `up` runs, not for --help
         target = parse_smtp_url(env["TURNSTREAM_SMTP_URL"])
         return f"sent through {'smtps' if target.tls else 'smtp'}://{target.host}:{target.port}"
     env.setdefault("TURNSTREAM_MAIL_DIR", str(data / "mail"))
@@ -77,10 +82,7 @@ def up_mail(env: dict, data: Path) -> str:
 def cmd_up(args) -> int:
     """Everything on one machine: Redis (embedded unless REDIS_URL or REDIS_SENTINELS is set), the web server and the
     workers, each restarted with backoff if it crashes; Ctrl-C stops everything."""
-    from service.server.embedded_redis import EmbeddedRedis
-    from service.server.supervisor import Supervisor
-    from service.server.web_command import port_problem
-    from service.store.connections import check_topology, sentinels_shown, shown_url
+    from service.store.connections import check_topology, sentinels_shown, shown_url  # (redis-py: as in cmd_web)
     busy = port_problem(args.host, args.port)
     if busy:  # before anything starts: nothing to restart for ever, no other server's address printed
         return _refuse("up", busy)
@@ -110,6 +112,7 @@ def cmd_up(args) -> int:
 
 def web_answers(url: str) -> bool:
     """True once the web server answers at `url` (its liveness path), whatever the status."""
+    # urllib's request machinery loads for `up` only
     import urllib.error
     import urllib.request
     probe = url.replace("//0.0.0.0:", "//127.0.0.1:").replace("//[::]:", "//[::1]:") + "livez"
@@ -124,6 +127,7 @@ def web_answers(url: str) -> bool:
 
 def cmd_rebuild(args) -> int:
     """Rebuild every read model from zero beside the live ones, with the followers paused, then switch them in."""
+    # the service loads when the command runs, not for the command line's --help
     from projections.rebuild import RebuildRefused, rebuild_projections
     from service.bootstrap import build
     from service.store.connections import check_topology
@@ -138,11 +142,6 @@ def cmd_rebuild(args) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
-    from workers.queues import MAIN
-
-    from service.cli import archive as archive_cli
-    from service.cli import game as game_cli, history as history_cli, rules as rules_cli, upgrade as upgrade_cli
-    from service.cli.bench import engine as bench
     parser = argparse.ArgumentParser(
         prog="turnstream",
         description="Event-sourced, turn-based board games for play-by-web matches. "
@@ -210,20 +209,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 def load_env_file(path: str = ".env") -> None:
     """Settings from ./.env as the Procfile's runner (honcho) reads them; the process environment wins."""
-    from dotenv import load_dotenv
+    from dotenv import load_dotenv  # read when a command runs, not for --help
     load_dotenv(Path(path), override=False)
 
 
 def main(argv=None) -> int:
     """Entry point of the `turnstream` console script. A setting that cannot work, or a Redis that cannot be
     used, is one line on standard error, never a traceback."""
-    from redis.exceptions import RedisError
-
-    from service import logs
-    from service.config import ConfigError
-    from service.store.connections import Misconfigured, redis_problem
     args = build_parser().parse_args(argv)
     load_env_file()
+    # redis-py loads once a command runs, not for --help
+    from redis.exceptions import RedisError
+
+    from service.store.connections import Misconfigured, redis_problem
     try:
         settings = _settings()
     except ConfigError as exc:

@@ -6,6 +6,8 @@ import json
 import sys
 import time
 
+from service.cli.history import _guarded
+
 PROGRESS_SECONDS = 2.0
 
 
@@ -13,7 +15,7 @@ def run_archive(w, older_than: float, match_ids: list | None = None, as_json: bo
                 err=None) -> int:
     """Archive the given matches, or every finished match last updated `older_than` hours ago or more; exit
     status 0, or 1 when some match failed."""
-    from service.app.archive import FAILED, Tally, archive_due, archive_match
+    from service.app.archive import FAILED, Tally, archive_due, archive_match  # loaded when it runs, not for --help
     out, err = out or sys.stdout, err or sys.stderr
     tally, began = Tally(), time.monotonic()
     last = began
@@ -55,7 +57,7 @@ def summary_line(summary: dict) -> str:
 
 def cmd_archive(args) -> int:
     """`turnstream archive`."""
-    from service.bootstrap import build
+    from service.bootstrap import build  # the service loads when the command runs, not for --help
     w = build()
     setting = w.settings.archive_after_hours  # < 0 (off) stops the worker only: the command keeps the default
     hours = args.older_than if args.older_than is not None else (setting if setting >= 0 else 24.0)
@@ -67,7 +69,6 @@ def cmd_archive(args) -> int:
 
 def add_commands(sub) -> None:
     """Register `turnstream archive`."""
-    from service.cli.history import _guarded
     p = sub.add_parser(
         "archive", help="compact finished matches into one archive record each (reads stay the same)",
         description="Archive finished matches: each finished match whose last event is at least HOURS old "

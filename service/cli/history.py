@@ -1,11 +1,17 @@
 """`turnstream replay`, `turnstream audit` (online or --file offline), `export` (one match or --all) and `import`."""
 from __future__ import annotations
 
+import argparse
 import json
+import re
 import sys
+
+from domain.games import load_games
+from service.logs import say
 
 
 def _history():
+    # the service loads when the command runs, not for the command line's --help
     from service.app.history import History
     from service.bootstrap import build
     return History.from_wiring(build())
@@ -19,13 +25,13 @@ def _fail(message: str) -> int:
 def _guarded(run):
     """Run a command, turning API and Redis errors into a one-line message and exit status 2; a Redis that
     cannot work as configured (a cluster node without REDIS_CLUSTER=1) is said so before anything is read."""
-    from redis.exceptions import RedisError
-
-    from service.app.errors import AppError
-    from service.config import from_env
-    from service.store.connections import Misconfigured, check_topology, redis_problem
-
     def wrapper(args) -> int:
+        # redis-py and the service load when the command runs, not for the command line's --help
+        from redis.exceptions import RedisError
+
+        from service.app.errors import AppError
+        from service.config import from_env
+        from service.store.connections import Misconfigured, check_topology, redis_problem
         settings = from_env()
         try:
             if not getattr(args, "file", None):  # `audit --file` reads no Redis
@@ -65,9 +71,6 @@ def print_audit(report: dict, out=None) -> None:
 
 def kept_head(text: str) -> tuple[int, str]:
     """Parse a kept head `V:HASH` (a version and the 64-hex-digit hash shown at it)."""
-    import argparse
-    import re
-
     found = re.fullmatch(r"([0-9]{1,12}):([0-9a-fA-F]{64})", text.strip())
     if not found:
         raise argparse.ArgumentTypeError(f"a kept head is VERSION:HASH (64 hex digits), not {text!r}")
@@ -93,9 +96,7 @@ def cmd_audit(args) -> int:
     if bool(args.file) == bool(args.match):
         return _fail("give a match id or --file FILE (not both)")
     if args.file:
-        from domain.games import load_games
-
-        from service.app.audit import audit_export, load_export
+        from service.app.audit import audit_export, load_export  # (as above: when the command runs)
         try:
             report = audit_export(load_export(args.file), load_games(), args.head)
         except (OSError, ValueError) as exc:
@@ -128,8 +129,8 @@ def cmd_export(args) -> int:
 
 
 def _export_all(args) -> int:
+    # the service loads when the command runs, not for the command line's --help
     from service.app.backup import export_all
-    from service.logs import say
     from service.bootstrap import build
     if not args.output or args.output == "-":
         return _fail("--all writes a directory: give -o DIR")
@@ -146,8 +147,8 @@ def _export_all(args) -> int:
 def cmd_import(args) -> int:
     """Restore an operator backup (directories or files): check every file first, write only if nothing is
     refused, rebuild projections. Each problem is one line on standard error; exit 1 when there is any."""
+    # the service loads when the command runs, not for the command line's --help
     from service.app.backup import import_files
-    from service.logs import say
     from service.bootstrap import build
     counts = import_files(build(), args.files, say)
     for problem in counts["refused"]:

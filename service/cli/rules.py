@@ -2,14 +2,17 @@
 write golden matches of a game's version."""
 from __future__ import annotations
 
+import importlib
 import json
 import shutil
+import sys
 from datetime import date
 from pathlib import Path
 
 from domain.engine.versions import INDEX, VERSIONS, version_digest
 import domain.games as games_package
 from domain.games import GAME_PACKAGES, load_games
+from service.app.errors import AppError, NotFound
 from service.logs import say
 
 LOCK = Path(games_package.__file__).with_name("rules.lock.json")  # the released versions' digests
@@ -27,7 +30,6 @@ def write_json(path: Path, doc: dict) -> None:
 
 def game_folder(game_id: str) -> Path:
     """The folder of a game package."""
-    import importlib
     return Path(importlib.import_module(GAME_PACKAGES[game_id]).__file__).parent
 
 
@@ -147,7 +149,7 @@ def cmd_bump(args) -> int:
 
 def cmd_golden(args) -> int:
     """Play and write golden matches of a game at a rules version (in memory: no Redis)."""
-    from service.cli.golden import NotFinished, make_golden
+    from service.cli.golden import NotFinished, make_golden  # the service loads when it runs, not for --help
     games = load_games()
     if args.game not in games:
         say(f"turnstream rules golden: no game {args.game!r}; games: {', '.join(GAME_PACKAGES)}")
@@ -172,9 +174,7 @@ def migrate(w, match_id: str, to_version: str) -> tuple[int, str]:
     """Move a running match to rules `to_version` (`rules_upgraded`, through MatchService.execute on wiring `w`):
     (exit status, the one line to print): 0 when appended, 1 when refused (the line says why), 2 when there is
     no such match."""
-    from service.app.errors import AppError, NotFound
-    from service.app.rules_upgrade import RulesUpgrades
-
+    from service.app.rules_upgrade import RulesUpgrades  # the service loads when the command runs, not for --help
     try:
         done = RulesUpgrades(w.matches).migrate(match_id, to_version)
     except NotFound as exc:
@@ -188,8 +188,7 @@ def migrate(w, match_id: str, to_version: str) -> tuple[int, str]:
 
 def cmd_migrate(args) -> int:
     """Append `rules_upgraded` to a running match (against REDIS_URL), or print the refusal and exit 1."""
-    import sys
-
+    # redis-py and the service load when the command runs, not for --help
     from redis.exceptions import RedisError
 
     from service.bootstrap import build

@@ -7,7 +7,9 @@ under the rules the match is pinned to). One line per match that is not; a count
 """
 from __future__ import annotations
 
+import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -16,6 +18,9 @@ from domain.engine import audit as audit_mod
 from domain.engine import platform_events as pe
 from domain.engine.recheck import BROKEN, CHANGED, IDENTICAL, recheck
 from domain.engine.versions import data_digest
+from domain.games import load_games
+from service.cli import rules
+from service.cli.history import _guarded
 from service.store.keys import Keys
 
 BATCH = 100  # matches read from Redis in one pipelined round trip
@@ -180,7 +185,6 @@ _WORKER: dict = {}  # a --jobs process: the installed games, and what recheck le
 
 
 def _worker_init() -> None:
-    from domain.games import load_games
     _WORKER.update(games=load_games(), learned={})
 
 
@@ -195,7 +199,7 @@ def outcomes(matches, games: dict, jobs: int):
         learned: dict = {}
         yield from (check_one(item, games, learned) for item in matches)
         return
-    import multiprocessing
+    import multiprocessing  # the process machinery loads for --jobs only, not for the command line's --help
     with multiprocessing.get_context("spawn").Pool(jobs, initializer=_worker_init) as pool:
         yield from pool.imap(_worker_check, matches, chunksize=16)
 
@@ -227,8 +231,7 @@ def run_check(matches, total: int, games: dict, out, err, jobs: int = 1, lock: d
 
 def read_lock() -> dict:
     """The frozen versions' digests (domain/games/rules.lock.json)."""
-    from service.cli.rules import read_lock as read
-    return read()
+    return rules.read_lock()
 
 
 def summary_line(summary: dict) -> str:
@@ -248,13 +251,12 @@ def upgrade_check(w=None, export: str | None = None, games: dict | None = None, 
     check, unless `allow_empty`)."""
     out, err = out or sys.stdout, err or sys.stderr
     if export is not None:
-        from domain.games import load_games
         paths = backup_match_files(Path(export))
         games = games if games is not None else load_games()
         matches, total = exported_matches(paths), len(paths)
     else:
         games = games if games is not None else w.games
-        from service.app.backup import match_ids
+        from service.app.backup import match_ids  # the service loads when the command runs, not for --help
         ids = match_ids(w)
         matches, total = stored_matches(w.store, ids), len(ids)
     if total == 0 and not allow_empty:
@@ -273,7 +275,7 @@ def nothing_here(w, export: str | None) -> str:
     """Why a source has no match: an empty folder, an empty Redis, or one that holds no turnstream data."""
     if export is not None:
         return f"{export} holds no match files"
-    from service.store.connections import shown_url
+    from service.store.connections import shown_url  # redis-py loads when the command runs, not for --help
     where = shown_url(w.settings.redis_url)
     if w.redis.dbsize() == 0:
         return f"the Redis at {where} is empty"
@@ -290,14 +292,12 @@ def cmd_upgrade_check(args) -> int:
                   "`turnstream export --all -o DIR` wrote)", file=sys.stderr)
             return 2
         return upgrade_check(export=args.export, as_json=args.json, jobs=args.jobs, allow_empty=args.allow_empty)
-    from service.bootstrap import build
+    from service.bootstrap import build  # the service loads when the command runs, not for --help
     return upgrade_check(build(), as_json=args.json, jobs=args.jobs, allow_empty=args.allow_empty)
 
 
 def _jobs(raw: str) -> int:
     """--jobs: a whole number of processes, 0 meaning one per core."""
-    import argparse
-    import os
     try:
         n = int(raw)
     except ValueError:
@@ -309,7 +309,6 @@ def _jobs(raw: str) -> int:
 
 def add_commands(sub) -> None:
     """Register `turnstream upgrade-check`."""
-    from service.cli.history import _guarded
     check = sub.add_parser(
         "upgrade-check", help="before a deploy: replay every stored match under this code (exit 1 if any differs)",
         description="Replay every stored match under the code installed here, as a deploy of it would judge "

@@ -12,7 +12,20 @@ import time
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 
-from service.cli.bench.engine import percentile, progress
+from domain.engine.timestamps import format_time
+from projections.delivery import catch_up
+from projections.log_trim import trim_logs
+from projections.snapshots import SnapshotStore
+from service import create_app
+from service.app.archive import ARCHIVED, archive_match
+from service.app.invitations import accept_for_all
+from service.app.matches import MatchService, legal_for
+from service.app.state_views import StateViews
+from service.bootstrap import build
+from service.cli.bench.common import percentile, progress
+from service.config import Settings
+from service.store.archive_codec import decode
+from service.store.events import EventStore
 from service.store.keys import Keys
 
 GAMES = ("uchronia", "merchant-of-venus", "ti4-exploration", "origins")
@@ -23,7 +36,6 @@ BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 def playing_clock(rnd: random.Random):
     """A play-by-web clock: each reading moves on by 2 s to 6 h (log-uniform), as people move days apart."""
-    from domain.engine.timestamps import format_time
     now = [datetime(2026, 11, 1, tzinfo=timezone.utc)]
 
     def clock() -> str:
@@ -35,8 +47,6 @@ def playing_clock(rnd: random.Random):
 def play_finished(w, game_id: str, players: list, rnd: random.Random, midway=None) -> str:
     """A match of `game_id` with its default options, played to its end by random legal commands sent as the page
     sends them (a random command id each); its id. `midway(match_id)` is called once, at ACTIVE_AT events."""
-    from service.app.invitations import accept_for_all
-    from service.app.matches import MatchService, legal_for
     service = MatchService(w.store, w.games, clock=playing_clock(rnd))
     game = w.games[game_id]
     match = accept_for_all(service, service.create(players[0], game_id, game.options_schema.load({}),
@@ -72,7 +82,6 @@ def match_bytes(w, match_id: str) -> dict:
 
 def active_bytes(w, match_id: str) -> dict:
     """match_bytes of a match being played, projected first (its row and snapshots, as a worker keeps them)."""
-    from projections.delivery import catch_up
     catch_up(w.projector, w.store.keys.partition(match_id))
     return match_bytes(w, match_id)
 
@@ -116,10 +125,6 @@ def shared_bytes(w) -> dict:
 def cold_views(w):
     """The wiring as a process that has cached nothing sees it: a fresh event store (no decoded records), match
     cache, snapshot store and state views, on the same Redis."""
-    from projections.snapshots import SnapshotStore
-    from service.app.matches import MatchService
-    from service.app.state_views import StateViews
-    from service.store.events import EventStore
     store = EventStore(w.redis, w.settings.partitions)
     snapshots = SnapshotStore(w.redis, store.keys, w.settings.snapshot_every, w.games, store.read_range)
     matches = MatchService(store, w.games, cache_size=w.settings.cache_size, snapshots=snapshots)
@@ -162,12 +167,6 @@ def time_cold(w, app, match_ids: list, samples: int, rnd: random.Random) -> dict
 def run_archive_bench(args, url: str, note: str) -> dict:
     """Play finished matches of every game on the bench's Redis, project them, measure their keys, archive them,
     measure again and time cold opens; the figures."""
-    from projections.delivery import catch_up
-    from service import create_app
-    from service.app.archive import ARCHIVED, archive_match
-    from service.store.archive_codec import decode
-    from service.bootstrap import build
-    from service.config import Settings
 
     count = args.archive_matches or (3 if args.quick else 6)
     samples = 20 if args.quick else 60
@@ -219,7 +218,6 @@ def run_archive_bench(args, url: str, note: str) -> dict:
                                                for k in sorted({k for a in active[game_id] for k in a})}
     figures["users"] = user_bytes(w, people)
     shared_archived = shared_bytes(w)
-    from projections.log_trim import trim_logs
     for p in range(w.store.keys.partitions):
         catch_up(w.projector, p)
     # as the worker leaves them in a day

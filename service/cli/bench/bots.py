@@ -7,6 +7,9 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
+from domain.engine import HmacRng
+from domain.games import GAME_PACKAGES, load_games
+
 PAIRINGS = (("greedy", "random"), ("mcts", "greedy"))
 BENCH_MCTS_ITERATIONS = 30
 MAX_COMMANDS = 5000
@@ -30,10 +33,7 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 def play(game_id: str, levels: dict, seed: int, mcts_iterations: int) -> dict:
     """Play one match between bots ({seat id: level}, in seat order) on seeded dice; return the result
     and how many commands each level sent and how long it thought."""
-    from domain.bots import choose, information_set
-    from domain.engine import HmacRng
-    from domain.games import load_games
-
+    from domain.bots import choose, information_set  # the bots load in the bench's processes, not for --help
     game = load_games()[game_id]
     players = list(levels)
     options = game.options_schema.load({})
@@ -72,7 +72,6 @@ def _job(task):
 def run(games: list, matches: int, iterations: int, workers: int, seed: int, pairings=PAIRINGS) -> list:
     """Every pairing in every game, `matches` matches each (seats alternate); one row per pairing. A
     match's seed depends on its game's place among all games, so running fewer games plays the same."""
-    from domain.games import GAME_PACKAGES
     order = list(GAME_PACKAGES)
     tasks = [(g, strong, weak, i, seed + 1000 * i + 7 * order.index(g), iterations)
              for g in games for strong, weak in pairings for i in range(matches)]
@@ -114,7 +113,6 @@ def table(rows: list, iterations: int) -> str:
 
 def cmd_bench_bots(args) -> int:
     """Run the bot-level benchmark and print its table (or JSON)."""
-    from domain.games import GAME_PACKAGES
     games = args.games or list(GAME_PACKAGES)
     pairings = [tuple(p.split("-", 1)) for p in args.pairings] if args.pairings else list(PAIRINGS)
     progress(f"{len(games)} games x {len(pairings)} pairings x {args.bot_matches} matches, "

@@ -1,114 +1,34 @@
 """`turnstream bench`: measures the command path against raw Redis round trips, all on one Redis."""
 from __future__ import annotations
 
-import argparse
-import contextlib
 import copy
 import http.client
 import json
 import logging
-import os
+import multiprocessing
 import random
-import shutil
 import statistics
-import subprocess
-import sys
-import tempfile
 import threading
 import time
-from pathlib import Path
 
+import redis
+from werkzeug.serving import make_server
+
+from domain.engine import HmacRng
+from domain.engine import aggregate as agg
+from projections.delivery import catch_up
+from service import create_app
+from service.app.history import History
 from service.app.invitations import accept_for_all
+from service.app.matches import MatchService
+from service.bootstrap import build
+from service.cli.bench.common import (
+    PLAYERS, bench_games, percentile, progress, start_worker, stop_process, wait_caught_up)
+from service.cli.bench.seek import measure_seek
+from service.config import Settings
 
-ROOT = Path(__file__).resolve().parents[3]
 COLD_EVENTS = 10_000
 SEEK_EVENTS = 5_000
-PLAYERS = 3
-
-
-def add_commands(sub) -> None:
-    """Register `turnstream bench`."""
-    p = sub.add_parser("bench", help="measure command throughput and latency, replay, projection lag, memory",
-                       description="Benchmark the service on its own embedded redis-server in a temporary "
-                                   "directory (REDIS_URL is never used: the bench writes matches and users), or on "
-                                   "the Redis given with --redis. Progress goes to stderr.")
-    p.add_argument("--json", action="store_true", help="print one JSON object with every figure last")
-    p.add_argument("--matches", type=int, default=0, help="concurrent Uchronia matches (default: enough for --commands)")
-    p.add_argument("--commands", type=int, default=0, help="in-process commands to time (default 6000, quick 2000)")
-    p.add_argument("--clients", type=int, default=8, help="concurrent HTTP clients (default 8)")
-    p.add_argument("--threads", type=int, default=1,
-                   help="submitting threads per process (default 1: on few cores the GIL makes more threads slower)")
-    p.add_argument("--processes", type=int, default=min(4, os.cpu_count() or 1),
-                   help="processes running the command path at once (default: the CPU count, at most 4)")
-    p.add_argument("--appendfsync", choices=("always", "everysec", "no"), default="everysec",
-                   help="AOF fsync policy of the embedded Redis (default everysec)")
-    p.add_argument("--quick", action="store_true", help="fewer commands and shorter phases")
-    p.add_argument("--redis", metavar="URL", default="",
-                   help="measure on this Redis instead of an embedded one; it must be empty (the bench writes "
-                        "matches and users into it and leaves them) unless --redis-allow-nonempty")
-    p.add_argument("--redis-allow-nonempty", action="store_true",
-                   help="with --redis: write into a database that already holds keys")
-    from service.cli.bench import bots
-    bots.add_arguments(p)
-    p.add_argument("--http", action="store_true",
-                   help="instead: the production web server (gunicorn) in separate processes, driven over HTTP by "
-                        "a separate load generator at 1, 8, 16 and 32 clients, against the in-process command path")
-    p.add_argument("--web-workers", type=int, default=0,
-                   help="with --http: gunicorn workers (default: the server configuration's)")
-    p.add_argument("--worker-class", default="",
-                   help="with --http: another gunicorn worker class to compare (e.g. gthread; default: the configuration's)")
-    p.add_argument("--seconds", type=float, default=0,
-                   help="with --http: measured seconds per phase and client count (default 4, quick 2)")
-    p.add_argument("--streams", type=int, default=0,
-                   help="instead: hold N live streams from a separate process against the production web server "
-                        "while commands are submitted: streams held, delivery p50/p99, command p99, memory per stream")
-    p.add_argument("--stream-matches", type=int, default=10,
-                   help="with --streams: the matches the streams watch (default 10)")
-    p.add_argument("--command-rate", type=float, default=100.0,
-                   help="with --streams: commands a second submitted while the streams are open (default 100)")
-    p.add_argument("--archive", action="store_true",
-                   help="instead: Redis bytes of finished matches (every game) live and archived, bytes per event, "
-                        "matches per GiB, and cold page and replay times of archived matches")
-    p.add_argument("--archive-matches", type=int, default=0,
-                   help="with --archive: finished matches played per game (default 6, quick 3)")
-    p.add_argument("--versus", action="store_true",
-                   help="instead: the production server against a peer already running (--peer) and an earlier build "
-                        "(--baseline), one load generator at 1, 8 and 16 clients, phases interleaved: requests/s, "
-                        "p50/p99, server CPU per request (docs/performance.md)")
-    p.add_argument("--peer", metavar="URL", default="",
-                   help="with --versus: a running boardgame.io server with the bench game (its note move)")
-    p.add_argument("--baseline", metavar="DIR", default="",
-                   help="with --versus: a checkout of an earlier build, served beside this one on the same Redis")
-    p.add_argument("--rounds", type=int, default=3, help="with --versus: rounds of every phase (default 3)")
-    p.add_argument("--kinds", default="", help="with --versus: phases, of note,commands,state (default all)")
-    p.add_argument("--failover", action="store_true",
-                   help="instead: a Redis primary with two replicas and three sentinels; the web server and a worker "
-                        "with TURNSTREAM_MIN_REPLICAS=1 under load; the replicas paused, the primary's host lost, a "
-                        "replica promoted: acknowledged, lost, refused while unreplicated, seconds to recover")
-    p.add_argument("--replica-cost", action="store_true",
-                   help="instead: commands/s and p50/p99 over HTTP with TURNSTREAM_MIN_REPLICAS 0 and 1 (a primary "
-                        "and two replicas; --clients, --seconds, --web-workers)")
-    p.set_defaults(func=cmd_bench)
-
-
-def progress(message: str) -> None:
-    """One progress line on stderr."""
-    print(f"bench: {message}", file=sys.stderr, flush=True)
-
-
-def percentile(values: list, q: float) -> float:
-    """The q-quantile (0..1) of `values`, nearest rank."""
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered)) - 1))]
-
-
-def bench_games() -> dict:
-    """The games the bench plays: Uchronia, plus the dice-race test game (for the 10,000-event match)."""
-    from domain.games.dice_race import GAME as RACE
-    from domain.games.uchronia import GAME as UCHRONIA
-    return {UCHRONIA.id: UCHRONIA, RACE.id: RACE}
 
 
 # -- plans: legal Uchronia command sequences, decided ahead on the real seed -------------------------------
@@ -130,7 +50,6 @@ class Plan:
 
 def plan_match(service, game, players: list, seed: int) -> Plan:
     """Create a Uchronia match and decide a random legal playout on its real seed (no store writes)."""
-    from domain.engine import HmacRng
     options = game.options_schema.load({})
     match = accept_for_all(service, service.create(players[0], game.id, options, players=list(players)))
     cached_match, secret = service.cache.get(match.id)
@@ -155,7 +74,6 @@ def make_plans(service, game, count: int, players: list, seed: int) -> list:
 # -- phases ------------------------------------------------------------------------------------------------
 def raw_roundtrips(url: str, seconds: float) -> float:
     """PINGs per second from one redis-py client."""
-    import redis
     r = redis.Redis.from_url(url)
     r.ping()
     n, start = 0, time.perf_counter()
@@ -229,8 +147,6 @@ def submit_plans(w, plans: list, threads: int, budget: int) -> tuple[list, float
 
 def _process_main(url: str, matches: int, threads: int, budget: int, seed: int, ready, go, results) -> None:
     """One bench process: its own wiring and planned matches; submits when `go` is set."""
-    from service.config import Settings
-    from service.bootstrap import build
     w = build(Settings(redis_url=url, rate_limit_per_minute=10 ** 9, cache_size=100_000), games=bench_games())
     plans = make_plans(w.matches, w.games["uchronia"], matches, ["bench_p1", "bench_p2", "bench_p3"], seed)
     ready.put(seed)
@@ -243,7 +159,6 @@ def _process_main(url: str, matches: int, threads: int, budget: int, seed: int, 
 def in_processes(url: str, redis_client, processes: int, matches: int, threads: int, budget: int) -> dict:
     """The command path in `processes` processes at once (each `threads` threads over its own matches):
     commands per second over the whole run, latency percentiles, and Redis memory per 1,000 events."""
-    import multiprocessing
     ctx = multiprocessing.get_context("spawn")
     ready, results, go = ctx.Queue(), ctx.Queue(), ctx.Event()
     procs = [ctx.Process(target=_process_main, daemon=True,
@@ -274,9 +189,6 @@ def in_processes(url: str, redis_client, processes: int, matches: int, threads: 
 
 def start_http(w):
     """Serve the real app with werkzeug's threaded server in a thread; return (server, port)."""
-    from werkzeug.serving import make_server
-
-    from service import create_app
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
     server = make_server("127.0.0.1", 0, create_app(wiring=w), threaded=True)
     threading.Thread(target=server.serve_forever, name="bench-http", daemon=True).start()
@@ -318,7 +230,6 @@ def over_http(w, game, clients: int, budget: int, seed: int) -> dict:
 
 def replay_fold(w, match_ids: list, seconds: float) -> dict:
     """Events per second folded by the match aggregate (from decoded envelopes, no Redis)."""
-    from domain.engine import aggregate as agg
     histories = [(mid, w.store.read_range(mid, 1)) for mid in match_ids]
     total = sum(len(h) for _mid, h in histories)
     folded, elapsed = 0, 0.0
@@ -334,8 +245,6 @@ def replay_fold(w, match_ids: list, seconds: float) -> dict:
 
 def long_match(w, events: int):
     """A dice-race match of `events` events, built with batches of its `note` command; returns it."""
-    from domain.engine import aggregate as agg
-
     game = w.games["dice-race"]
     match = accept_for_all(w.matches, w.matches.create("bench_a", game.id, game.options_schema.load({}),
                                                        players=["bench_a", "bench_b"]))
@@ -355,8 +264,6 @@ def long_match(w, events: int):
 def cold_load(w, events: int) -> dict:
     """Build one dice-race match of `events` events (its `note` command), then time cold loads of it:
     folding every event, and starting from the latest replay snapshot."""
-    from projections.delivery import catch_up
-    from service.app.matches import MatchService
     match = long_match(w, events)
     catch_up(w.projector, w.store.keys.partition(match.id))  # writes the due snapshots
     timings, snapped, reads = [], [], []
@@ -377,66 +284,9 @@ def cold_load(w, events: int) -> dict:
 
 def replay_seek(w, events: int) -> dict:
     """Seek time at 50 versions of a dice-race match of `events` events, with and without snapshots."""
-    from projections.delivery import catch_up
-    from service.app.history import History
-    from service.cli.bench.seek import measure_seek
     match = long_match(w, events)
     catch_up(w.projector, w.store.keys.partition(match.id))  # writes the due snapshots
     return measure_seek(History.from_wiring(w), match.id)
-
-
-def worker_main(argv: list) -> int:
-    """A real `turnstream worker` process, with the bench's games (used by the projection-lag phase)."""
-    from workers import context
-    from workers.runner import run_worker
-
-    from service.config import from_env
-    from service.bootstrap import build
-    settings = from_env()
-    context.use(build(settings, games=bench_games()))
-    run_worker(settings)
-    return 0
-
-
-# the operator's Redis settings never reach the bench's processes: they would write the bench's matches there
-BENCH_DROPS = ("REDIS_CLUSTER", "REDIS_SENTINELS", "REDIS_SENTINEL_MASTER", "TURNSTREAM_MIN_REPLICAS")
-
-
-def bench_env(w, url: str) -> dict:
-    """The environment of a service process started by the bench: its Redis, partitions, no rate limit."""
-    env = {k: v for k, v in os.environ.items() if k not in BENCH_DROPS}  # the bench's Redis is a plain one
-    return dict(env, REDIS_URL=url, RQ_REDIS_URL=w.settings.queue_url,
-                TURNSTREAM_PARTITIONS=str(w.settings.partitions), TURNSTREAM_RECONCILE_SECONDS="1",
-                TURNSTREAM_RATE_LIMIT_PER_MINUTE=str(10 ** 9),
-                PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-
-
-def start_worker(w, url: str) -> subprocess.Popen:
-    """A real worker process (projections, with the bench's games) on the bench's Redis."""
-    return subprocess.Popen([sys.executable, "-m", "service.cli.bench.engine", "worker"], env=bench_env(w, url),
-                            cwd=str(ROOT), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-
-
-def wait_caught_up(w, worker: subprocess.Popen, seconds: float = 120) -> None:
-    """Wait until no partition's projections lag (the worker is alive and has caught up)."""
-    from projections.delivery import lagging_partitions
-    deadline = time.monotonic() + seconds
-    while lagging_partitions(w.redis, w.store.keys):
-        if worker.poll() is not None:
-            raise RuntimeError(f"the worker exited: {worker.stderr.read().decode(errors='replace')[-500:]}")
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"the worker did not catch up within {seconds:.0f} s")
-        time.sleep(0.05)
-
-
-def stop_process(proc: subprocess.Popen) -> None:
-    """SIGTERM a child, then SIGKILL it if it has not exited after 10 s."""
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(5)
 
 
 def projection_lag(w, plans: list, samples: int, url: str) -> dict:
@@ -472,8 +322,6 @@ def projection_lag(w, plans: list, samples: int, url: str) -> dict:
 # -- the command -------------------------------------------------------------------------------------------
 def run(args, url: str, redis_note: str) -> dict:
     """Every phase on the Redis at `url`; return the figures."""
-    from service.config import Settings
-    from service.bootstrap import build
     quick = args.quick
     budget = args.commands or (2000 if quick else 6000)
     settings = Settings(redis_url=url, rate_limit_per_minute=10 ** 9, cache_size=100_000)
@@ -568,81 +416,3 @@ def report(figures: dict) -> str:
         f"redis memory:          {figures['memory_per_1000_events_bytes']:,} bytes per 1,000 events",
     ]
     return "\n".join(lines)
-
-
-class BenchRefused(RuntimeError):
-    """The bench will not write into the database it was given."""
-
-
-@contextlib.contextmanager
-def bench_redis(appendfsync: str, url: str = "", allow_nonempty: bool = False):
-    """(url, description) of the Redis given with --redis (refused when it holds keys, unless allowed), else of
-    an embedded redis-server in a temporary directory. REDIS_URL is never read: it may name real data."""
-    if url:
-        import redis
-        from redis.exceptions import RedisError
-        try:
-            client = redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=5)
-            keys = client.dbsize()
-            client.close()
-        except (RedisError, ValueError) as exc:
-            raise BenchRefused(f"--redis {url}: {exc}") from None
-        if keys and not allow_nonempty:
-            raise BenchRefused(f"--redis {url} holds {keys} keys; the bench writes matches and users into the "
-                               f"database it measures and leaves them there: give an empty database, or add "
-                               f"--redis-allow-nonempty to write into this one on purpose")
-        yield url, f"{url} (--redis; its own persistence settings)"
-        return
-    from service.server.embedded_redis import EmbeddedRedis
-    tmp = tempfile.mkdtemp(prefix="turnstream-bench-")
-    try:
-        server = EmbeddedRedis(tmp, appendfsync=appendfsync).start()
-        try:
-            yield server.url, f"embedded redis-server, AOF appendfsync {appendfsync}, data in {tmp}"
-        finally:
-            server.stop()
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-
-
-def cmd_bench(args) -> int:
-    """Run the benchmark on an embedded Redis in a temporary directory, or on --redis URL (--bots: the bot
-    levels; --http: the production web server)."""
-    if args.bots:
-        from service.cli.bench.bots import cmd_bench_bots
-        return cmd_bench_bots(args)
-    if args.failover or args.replica_cost:  # on a Redis group of their own
-        from service.cli.bench.failover import cmd_failover
-        return cmd_failover(args)
-    measure, describe = run, report
-    if args.http:
-        from service.cli.bench import http
-        measure, describe = http.run_http, http.report
-    if args.streams:
-        from service.cli.bench import streams
-        measure, describe = streams.run_streams, streams.report
-    if args.archive:
-        from service.cli.bench import archive
-        measure, describe = archive.run_archive_bench, archive.report_archive
-    if args.versus:
-        from service.cli.bench import versus
-        measure, describe = versus.run_versus, versus.report
-    try:
-        with bench_redis(args.appendfsync, args.redis, args.redis_allow_nonempty) as (url, note):
-            figures = measure(args, url, note)
-    except RuntimeError as exc:
-        print(f"turnstream bench: {exc}", file=sys.stderr)
-        return 2
-    print(describe(figures), flush=True)
-    if args.json:
-        print(json.dumps(figures), flush=True)
-    return 0
-
-
-if __name__ == "__main__":
-    if sys.argv[1:2] == ["worker"]:
-        sys.exit(worker_main(sys.argv[2:]))
-    parser = argparse.ArgumentParser(prog="python -m service.cli.bench.engine")
-    add_commands(parser.add_subparsers(dest="command", required=True))
-    parsed = parser.parse_args()
-    sys.exit(parsed.func(parsed))

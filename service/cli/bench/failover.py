@@ -23,9 +23,18 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from service.cli.bench.engine import ROOT, percentile, progress
+import redis
+
+from service.app.history import History
+from service.bootstrap import build
+from service.cli.bench.common import ROOT, bench_games, percentile, progress
+from service.cli.bench.http import Client, server_command
+from service.config import Settings
 from service.server.embedded_redis import free_port
 from service.server.redis_group import RedisGroup
+from service.store.connections import make_redis
+from service.store.keys import Keys
+from service.store.replication import Replication
 
 PARTITIONS = 8
 DEADLINE_HOURS = 0.008  # 28.8 s: the early match's first turn times out after the failover
@@ -36,7 +45,6 @@ HIGH = str(10 ** 9)
 @dataclass
 class Sent:
     """One command a client sent, and what it was told."""
-
     match_id: str
     marker: str  # the events' `cmd`: "<user id>:<command id>"
     sent: float
@@ -49,7 +57,6 @@ class Sent:
 @dataclass
 class Run:
     """What happened, in monotonic seconds."""
-
     ledger: list = field(default_factory=list)
     paused: float = 0.0
     killed: float = 0.0
@@ -72,7 +79,6 @@ def service_env(redis: dict, min_replicas: int) -> dict:
 
 def start_web(env: dict, log: Path, workers: int) -> tuple[subprocess.Popen, int]:
     """The production web server (gunicorn, the bench's app with the dice race) on a free port, once it answers."""
-    from service.cli.bench.http import server_command
     port = free_port()
     proc = subprocess.Popen(server_command(port, workers), env=dict(env, TURNSTREAM_BIND=f"127.0.0.1:{port}"),
                             cwd=str(ROOT), stdout=open(log, "ab"), stderr=subprocess.STDOUT, start_new_session=True)
@@ -87,7 +93,7 @@ def start_web(env: dict, log: Path, workers: int) -> tuple[subprocess.Popen, int
 
 def start_worker(env: dict, log: Path) -> subprocess.Popen:
     """A `turnstream worker` with the bench's games (projections, deadlines, bot turns)."""
-    return subprocess.Popen([sys.executable, "-m", "service.cli.bench.engine", "worker"], env=env, cwd=str(ROOT),
+    return subprocess.Popen([sys.executable, "-m", "service.cli.bench.worker"], env=env, cwd=str(ROOT),
                             stdout=open(log, "ab"), stderr=subprocess.STDOUT, start_new_session=True)
 
 
@@ -178,8 +184,6 @@ def wait_until(predicate, timeout: float, step: float = 0.2):
 
 def surviving(settings, match_ids: list) -> dict:
     """{match id: {version: the event's command marker}} read from the primary the sentinels name now."""
-    from service.store.connections import make_redis
-    from service.store.keys import Keys
     r, keys, found = make_redis(settings), Keys(PARTITIONS), {}
     try:
         for match_id in match_ids:
@@ -192,9 +196,6 @@ def surviving(settings, match_ids: list) -> dict:
 
 def audits(settings, match_ids: list) -> list:
     """The ids of the matches whose audit fails (read through the sentinels)."""
-    from service.app.history import History
-    from service.bootstrap import build
-    from service.cli.bench.engine import bench_games
     w = build(settings, games=bench_games())
     try:
         history = History.from_wiring(w)
@@ -220,7 +221,6 @@ def timed_out(port: int, match: tuple) -> bool:
 def run_failover(root: Path, clients: int = 4, load_seconds: float = 4.0, pause_seconds: float = 3.0,
                  after_seconds: float = 4.0, web_workers: int = 1) -> dict:
     """The scenario on processes under `root`; the figures and the checks' findings (see the module's docstring)."""
-    from service.config import Settings
     group = RedisGroup(root / "redis").start()
     redis_env = {"REDIS_URL": "redis://127.0.0.1:6379/0", "REDIS_SENTINELS": group.sentinels_setting,
                  "REDIS_SENTINEL_MASTER": group.master}
@@ -314,7 +314,6 @@ def drive(port: int, matches: list, seconds: float) -> dict:
     latencies, refused, lock, halt = [], [], threading.Lock(), threading.Event()
 
     def loop(index: int, match: tuple):
-        from service.cli.bench.http import Client
         http_client, sequence = Client(port), 0
         while not halt.is_set():
             sequence += 1
@@ -348,9 +347,6 @@ def drive(port: int, matches: list, seconds: float) -> dict:
 
 def barrier_times(url: str, count: int = 2000) -> dict:
     """p50/p99 (µs) of one client's PING and of the replication barrier (a write and WAIT 1, one round trip)."""
-    import redis
-
-    from service.store.replication import Replication
     client = redis.Redis.from_url(url)
     replication = Replication(client, 1, 500)
     times: dict = {"ping": [], "barrier": []}

@@ -13,9 +13,14 @@ import sys
 import threading
 import time
 
+from domain.games import load_games
+from service import create_app
 from service.app.invitations import accept_for_all
-from service.cli.bench import engine
-from service.cli.bench.engine import PLAYERS, ROOT, percentile, progress
+from service.bootstrap import build
+from service.cli.bench import common, engine
+from service.cli.bench.common import PLAYERS, ROOT, percentile, progress
+from service.config import Settings
+from service.server.embedded_redis import free_port
 
 CLIENT_COUNTS = (1, 8, 16, 32)
 WARMUP_SECONDS = 0.5
@@ -28,11 +33,7 @@ STATE_MATCHES = 64  # GET /state reads these matches (each web worker caches the
 
 def bench_app():
     """The production app with every registered game plus the bench's dice-race (gunicorn's target here)."""
-    from domain.games import load_games
-
-    from service import create_app
-    from service.bootstrap import build
-    return create_app(wiring=build(games={**load_games(), **engine.bench_games()}))
+    return create_app(wiring=build(games={**load_games(), **common.bench_games()}))
 
 
 # -- the server: what the Procfile runs ---------------------------------------------------------------------
@@ -55,9 +56,8 @@ def server_command(port: int, workers: int, worker_class: str = "") -> list:
 
 def start_server(w, url: str, workers: int, worker_class: str = "") -> tuple[subprocess.Popen, int]:
     """Start the web server on a free port and wait until /healthz answers; return (process, port)."""
-    from service.server.embedded_redis import free_port
     port = free_port()
-    env = dict(engine.bench_env(w, url), TURNSTREAM_BIND=f"127.0.0.1:{port}", TURNSTREAM_ACCESS_LOG="")
+    env = dict(common.bench_env(w, url), TURNSTREAM_BIND=f"127.0.0.1:{port}", TURNSTREAM_ACCESS_LOG="")
     proc = subprocess.Popen(server_command(port, workers, worker_class), env=env, cwd=str(ROOT),
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
     wait_healthy(proc, port)
@@ -79,7 +79,7 @@ def wait_healthy(proc: subprocess.Popen, port: int) -> None:
         except OSError:
             pass
         if time.monotonic() > deadline:
-            engine.stop_process(proc)
+            common.stop_process(proc)
             raise RuntimeError("the web server did not answer /healthz within 60 s")
         time.sleep(0.2)
 
@@ -176,7 +176,6 @@ class Client:
 
 class LoadGenerator:
     """Plays the planned matches over HTTP from `clients` threads; one phase at a time."""
-
     def __init__(self, port: int, data: dict, cpu_pids: dict):
         self.port = port
         self.pool = data["plans"]  # [(match id, [(player, command)])], taken by clients as they need a match
@@ -389,12 +388,10 @@ def median_run(runs: list) -> dict:
 
 def run_http(args, url: str, note: str) -> dict:
     """The in-process command path, then every HTTP phase against the production server; the figures."""
-    from service.config import Settings
-    from service.bootstrap import build
     seconds = args.seconds or (2.0 if args.quick else 4.0)
     budget = args.commands or (2000 if args.quick else 6000)
     w = build(Settings(redis_url=url, rate_limit_per_minute=10 ** 9, cache_size=100_000),
-              games=engine.bench_games())
+              games=common.bench_games())
     load = float(open("/proc/loadavg").read().split()[0]) if os.path.exists("/proc/loadavg") else -1.0
     progress(f"redis: {note}; load average {load:.1f} on {os.cpu_count()} cores")
     progress(f"in-process command path, {args.processes} processes: {budget} Uchronia commands, "
@@ -410,12 +407,12 @@ def run_http(args, url: str, note: str) -> dict:
     count = int(len(CLIENT_COUNTS) * (seconds + WARMUP_SECONDS + 1) * rate_guess / 100) + 2 * max(CLIENT_COUNTS)
     progress(f"planning {count} Uchronia matches for the HTTP phases")
     data = prepare(w, count, max(CLIENT_COUNTS))
-    worker = engine.start_worker(w, url)
+    worker = common.start_worker(w, url)
     server = None
     orders, answers = None, None
     loadgen = None
     try:
-        engine.wait_caught_up(w, worker)
+        common.wait_caught_up(w, worker)
         server, port = start_server(w, url, args.web_workers, args.worker_class)
         web = children(server.pid)
         redis_pid = [int(w.redis.info("server")["process_id"])] if not args.redis else []
@@ -451,8 +448,8 @@ def run_http(args, url: str, note: str) -> dict:
             if loadgen.is_alive():
                 loadgen.kill()
         if server is not None:
-            engine.stop_process(server)
-        engine.stop_process(worker)
+            common.stop_process(server)
+        common.stop_process(worker)
     return figures(inproc, phases, lags, load, note, server_command(0, args.web_workers, args.worker_class))
 
 

@@ -8,14 +8,19 @@ import http.client
 import json
 import multiprocessing
 import os
+import queue as queues
 import threading
 import time
 from collections import defaultdict
 
 from service.app.invitations import accept_for_all
-from service.cli.bench import engine
-from service.cli.bench.engine import percentile, progress
+from service.bootstrap import build
+from service.cli.bench import common
+from service.cli.bench.common import percentile, progress
 from service.cli.bench.http import children, start_server
+from service.cli.bench.sse_client import SseStream, StreamRefused
+from service.config import Settings
+from service.server.limits import raise_open_files
 
 STREAMS_PER_USER = 10  # each viewer holds several streams, as a player with tabs and scripts does
 OPEN_BATCH = 200
@@ -38,7 +43,6 @@ def rss_kb(pids) -> int:
 
 # -- the stream client (its own process) ---------------------------------------------------------------------
 async def _hold(port: int, specs: list, ready, stop) -> dict:
-    from service.cli.bench.sse_client import SseStream, StreamRefused
     streams, refused = [], 0
     for i in range(0, len(specs), OPEN_BATCH):
         batch = [SseStream("127.0.0.1", port, path, headers, source).open()
@@ -71,7 +75,6 @@ async def _hold(port: int, specs: list, ready, stop) -> dict:
 
 
 def _client_main(port: int, specs: list, ready, stop, results) -> None:
-    from service.server.limits import raise_open_files
     raise_open_files(len(specs) + 1024)
     results.put(asyncio.run(_hold(port, specs, ready, stop)))
 
@@ -159,7 +162,6 @@ def _submit_lane(port: int, games: list, pace: float, offset: float) -> tuple[li
 
 def _from_client(client, queue, seconds: float):
     """The next thing a client process reports; RuntimeError when it exits first or says nothing in time."""
-    import queue as queues
     deadline = time.monotonic() + seconds
     while True:
         try:
@@ -174,13 +176,11 @@ def _from_client(client, queue, seconds: float):
 
 def run_streams(args, url: str, note: str) -> dict:
     """Start the server, hold N streams from a separate process, submit commands; the figures."""
-    from service.config import Settings
-    from service.bootstrap import build
     count = args.streams
     matches = max(1, args.stream_matches)
     rate = max(1.0, args.command_rate)
     commands = args.commands or int(rate * (4 if args.quick else 10))  # seconds of commands at that rate
-    w = build(Settings(redis_url=url, rate_limit_per_minute=10 ** 9), games=engine.bench_games())
+    w = build(Settings(redis_url=url, rate_limit_per_minute=10 ** 9), games=common.bench_games())
     load = os.getloadavg()[0]
     progress(f"redis: {note}; load average {load:.1f} on {os.cpu_count()} cores")
     games, specs = plan(w, count, matches)
@@ -223,7 +223,7 @@ def run_streams(args, url: str, note: str) -> dict:
         for client in clients:
             if client.is_alive():
                 client.kill()
-        engine.stop_process(server)
+        common.stop_process(server)
     per_match = defaultdict(int)
     for mid, _path, _h, _a in specs[:opened["held"]]:
         per_match[mid] += 1

@@ -11,13 +11,15 @@ import os
 import statistics
 import subprocess
 import sys
-import threading
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from service.cli.bench import engine, http as bench_http
-from service.cli.bench.engine import progress
+from service.bootstrap import build
+from service.cli.bench import common, http as bench_http
+from service.cli.bench.common import progress
 from service.cli.bench.http import Client, LoadGenerator
+from service.config import Settings
+from service.server.embedded_redis import free_port
 
 CLIENT_COUNTS = (1, 8, 16)
 KINDS = {"note": "dice-race note", "commands": "Uchronia command", "state": "GET /state"}
@@ -77,7 +79,6 @@ def listening_pids(port: int) -> list:
 # -- the load generator --------------------------------------------------------------------------------------------
 class VersusLoad(LoadGenerator):
     """The bench's load generator over several servers: each phase names its target (its port and its own matches)."""
-
     def __init__(self, ports: dict, sets: dict, peer: list, cpu_pids: dict):
         super().__init__(ports["turnstream"], sets["turnstream"], cpu_pids)
         self.ports, self.sets, self.peer = ports, sets, peer
@@ -126,12 +127,11 @@ def _load_main(ports: dict, sets: dict, peer: list, cpu_pids: dict, orders, answ
 # -- the servers ---------------------------------------------------------------------------------------------------
 def baseline_server(w, url: str, root: Path, workers: int) -> tuple[subprocess.Popen, int]:
     """The production server of the checkout at `root` (an earlier build), on the same Redis."""
-    from service.server.embedded_redis import free_port
     port = free_port()
     cmd = [sys.executable, "-m", "gunicorn", "-c", str(root / "service" / "server" / "gunicorn_conf.py")]
     cmd += (["--workers", str(workers)] if workers else []) + ["--bind", f"127.0.0.1:{port}", "--log-level",
                                                                "warning", bench_http.APP]
-    env = dict(engine.bench_env(w, url), TURNSTREAM_BIND=f"127.0.0.1:{port}", TURNSTREAM_ACCESS_LOG="",
+    env = dict(common.bench_env(w, url), TURNSTREAM_BIND=f"127.0.0.1:{port}", TURNSTREAM_ACCESS_LOG="",
                PYTHONPATH=str(root))
     proc = subprocess.Popen(cmd, env=env, cwd=str(root), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             start_new_session=True)
@@ -157,15 +157,13 @@ def plan(args) -> list:
 
 def run_versus(args, url: str, note: str) -> dict:
     """Every round of interleaved phases; the figures of each phase of each round."""
-    from service.bootstrap import build
-    from service.config import Settings
     seconds, rounds = args.seconds or 2.0, args.rounds
     phases = plan(args)
     peer_port = (urlsplit(args.peer).port or 80) if args.peer else 0
     peer_pids = listening_pids(peer_port) if args.peer else []
     if args.peer and not peer_pids:
         raise RuntimeError(f"no process of this user listens on port {peer_port} ({args.peer})")
-    w = build(Settings(redis_url=url, rate_limit_per_minute=10 ** 9, cache_size=100_000), games=engine.bench_games())
+    w = build(Settings(redis_url=url, rate_limit_per_minute=10 ** 9, cache_size=100_000), games=common.bench_games())
     load = float(open("/proc/loadavg").read().split()[0])
     progress(f"redis: {note}; load average {load:.1f} on {os.cpu_count()} cores")
     commands_phases = sum(1 for p in phases if p[1] == "commands" and p[0] == "turnstream") * rounds
@@ -175,11 +173,11 @@ def run_versus(args, url: str, note: str) -> dict:
              f"{', '.join(servers)}")
     sets = {name: bench_http.prepare(w, count, max(CLIENT_COUNTS)) for name in servers}
     peer = peer_matches(peer_port, max(CLIENT_COUNTS)) if args.peer else []
-    worker = engine.start_worker(w, url)
+    worker = common.start_worker(w, url)
     procs, ports = [], {"peer": peer_port}
     loadgen, orders = None, None
     try:
-        engine.wait_caught_up(w, worker)
+        common.wait_caught_up(w, worker)
         proc, ports["turnstream"] = bench_http.start_server(w, url, args.web_workers)
         procs.append(proc)
         cpu_pids = {"web": bench_http.children(proc.pid), "redis": [int(w.redis.info("server")["process_id"])],
@@ -215,8 +213,8 @@ def run_versus(args, url: str, note: str) -> dict:
             if loadgen.is_alive():
                 loadgen.kill()
         for proc in procs:
-            engine.stop_process(proc)
-        engine.stop_process(worker)
+            common.stop_process(proc)
+        common.stop_process(worker)
     return {"redis": note, "load_average_at_start": load, "seconds": seconds, "rounds": rounds,
             "peer": args.peer, "baseline": args.baseline, "phases": results}
 
