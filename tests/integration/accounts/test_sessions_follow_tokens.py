@@ -7,7 +7,7 @@ import re
 import pytest
 
 from service import create_app
-from tests.integration.pages.test_pages_lobby import csrf_of, sign_up
+from tests.integration.pages.forms import csrf_of, sign_up
 
 TOKEN = re.compile(r"data-new-token>([^<]+)<")
 

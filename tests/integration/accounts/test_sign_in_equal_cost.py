@@ -75,7 +75,7 @@ def test_every_sign_in_path_answers_before_the_lookup(wiring, client, path):
     queue = Queue(NOTIFICATIONS, connection=make_queue_redis(wiring.settings))
     before = queue.count
     if path == "/sign-in":
-        from tests.integration.pages.test_pages_lobby import csrf_of
+        from tests.integration.pages.forms import csrf_of
         csrf = csrf_of(client.get("/sign-in").get_data(as_text=True))
         client.post(path, data={"email": "nobody@example.com", "csrf": csrf})
     else:

@@ -16,7 +16,7 @@ from service import create_app
 from service.app.history import History
 from service.store.connections import make_queue_redis
 from tests.conftest import drain_projections
-from tests.integration.pages.test_pages_lobby import csrf_of, sign_up
+from tests.integration.pages.forms import csrf_of, sign_up
 from tests.invites import start_http
 from tests.mailbox import mailbox, mailing_settings  # noqa: F401 (fixtures: an SMTP server, settings using it)
 from tests.mailbox import link_path, run_mail_jobs, text_of

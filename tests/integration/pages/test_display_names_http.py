@@ -3,7 +3,7 @@ field) and by the lobby's sign-up form alike; nothing is created. Spaces around 
 from __future__ import annotations
 
 from service.store.keys import Keys
-from tests.integration.pages.test_pages_lobby import csrf_of
+from tests.integration.pages.forms import csrf_of
 
 
 def test_the_api_trims_names_and_refuses_blank_or_invisible_ones(client, redis_client):

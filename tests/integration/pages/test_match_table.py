@@ -10,7 +10,7 @@ import re
 import pytest
 
 from service.cli.golden import seeded_secrets
-from tests.integration.pages.test_pages_lobby import csrf_of, sign_up
+from tests.integration.pages.forms import csrf_of, sign_up
 from tests.invites import start_http
 
 # A one-round Exploration match whose match secrets and random moves both come from this seed ends tied on 0 and

@@ -6,7 +6,7 @@ import re
 
 from tests.integration.workers.test_bots_seated import fast_bots, run_jobs  # noqa: F401 (a fixture)
 from tests.integration.pages.test_game_words_pages import CYRILLIC, EN, RU, _match
-from tests.integration.pages.test_pages_lobby import sign_up
+from tests.integration.pages.forms import sign_up
 
 
 def _csrf(client, path: str) -> str:
@@ -39,7 +39,7 @@ def test_a_stale_move_and_a_finished_match_are_refused_in_the_pages_language(cli
 def test_the_new_match_form_speaks_the_pages_language(client):
     """On a Russian lobby the games' options are labelled in Russian, and a refused form (an unknown invitee, a
     bad number) is refused in Russian naming what to check; in English the detailed message stays."""
-    from tests.integration.pages.test_pages_lobby import csrf_of
+    from tests.integration.pages.forms import csrf_of
     sign_up(client, "Rosa")
     lobby = client.get("/", headers=RU).get_data(as_text=True)
     assert "Наибольшее число раундов" in lobby and "Max rounds" not in lobby

@@ -6,20 +6,7 @@ import re
 
 import pytest
 
-CSRF = re.compile(r'name="csrf" value="([^"]+)"')
-
-
-def csrf_of(html: str) -> str:
-    """The first CSRF field of a page."""
-    return CSRF.search(html).group(1)
-
-
-def sign_up(client, name: str) -> str:
-    """Sign a test client up through the lobby form; the welcome page's HTML."""
-    lobby = client.get("/").get_data(as_text=True)
-    answer = client.post("/signup", data={"name": name, "csrf": csrf_of(lobby)})
-    assert answer.status_code == 303 and answer.headers["Location"].endswith("/welcome")
-    return client.get("/welcome").get_data(as_text=True)
+from tests.integration.pages.forms import csrf_of, new_match, sign_up
 
 
 @pytest.fixture
@@ -27,11 +14,6 @@ def ann(client):
     """A browser signed in as Ann; (client, the session's CSRF token)."""
     sign_up(client, "Ann")
     return client, csrf_of(client.get("/").get_data(as_text=True))
-
-
-def new_match(client, csrf, game, **fields):
-    """POST the lobby's new-match form."""
-    return client.post("/matches/new", data={"csrf": csrf, "game": game, **fields})
 
 
 def created_options(wiring, response) -> dict:

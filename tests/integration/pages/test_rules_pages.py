@@ -7,7 +7,7 @@ import re
 import pytest
 
 from domain.games import GAME_PACKAGES
-from tests.integration.pages.test_pages_lobby import csrf_of, sign_up
+from tests.integration.pages.forms import csrf_of, sign_up
 from tests.rule_ids import raised_rule_ids
 
 GAMES = list(GAME_PACKAGES)

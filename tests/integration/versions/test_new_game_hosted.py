@@ -12,7 +12,7 @@ from service.bootstrap import build
 from service.cli import main
 from service.cli.game import load_game
 from tests.integration.workers.test_bots_seated import run_jobs
-from tests.integration.pages.test_pages_lobby import csrf_of, new_match, sign_up
+from tests.integration.pages.forms import csrf_of, new_match, sign_up
 
 
 @pytest.fixture

@@ -1,0 +1,24 @@
+"""The lobby's forms as the tests fill them through a Flask test client: a page's CSRF field, signing up, a new match."""
+from __future__ import annotations
+
+import re
+
+CSRF = re.compile(r'name="csrf" value="([^"]+)"')
+
+
+def csrf_of(html: str) -> str:
+    """The first CSRF field of a page."""
+    return CSRF.search(html).group(1)
+
+
+def sign_up(client, name: str) -> str:
+    """Sign a test client up through the lobby form; the welcome page's HTML."""
+    lobby = client.get("/").get_data(as_text=True)
+    answer = client.post("/signup", data={"name": name, "csrf": csrf_of(lobby)})
+    assert answer.status_code == 303 and answer.headers["Location"].endswith("/welcome")
+    return client.get("/welcome").get_data(as_text=True)
+
+
+def new_match(client, csrf, game, **fields):
+    """POST the lobby's new-match form."""
+    return client.post("/matches/new", data={"csrf": csrf, "game": game, **fields})
