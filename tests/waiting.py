@@ -4,15 +4,16 @@ from __future__ import annotations
 import time
 
 
-def wait_for(predicate, timeout: float, what: str = "the condition", interval: float = 0.05):
-    """Call `predicate` until it returns something truthy and return that; fail after `timeout` seconds."""
+def wait_for(predicate, timeout: float, what="the condition", interval: float = 0.05):
+    """Call `predicate` until it returns something truthy and return that; fail after `timeout` seconds, saying
+    `what` was awaited (a function's answer at that moment when `what` is callable: the last state seen)."""
     deadline = time.monotonic() + timeout
     while True:
         value = predicate()
         if value:
             return value
         if time.monotonic() >= deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+            raise AssertionError(f"timed out after {timeout} s waiting for {what() if callable(what) else what}")
         time.sleep(interval)
 
 

@@ -5,13 +5,13 @@ import json
 import os
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
 from service.server.embedded_redis import free_port
+from tests.waiting import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 # every test client comes from 127.0.0.1: the rate limits stay out of the way unless a test sets them
@@ -29,17 +29,18 @@ def spawn(args, redis_url: str, log_path: Path, extra_env=None) -> subprocess.Po
                             stdout=log, stderr=subprocess.STDOUT)
 
 
+def answers(url: str) -> bool:
+    """True when `url` answers 200 now."""
+    try:
+        with urllib.request.urlopen(url, timeout=1) as resp:
+            return resp.status == 200
+    except (urllib.error.URLError, ConnectionError, OSError):
+        return False
+
+
 def wait_http(url: str, timeout: float = 60.0) -> None:
-    """Wait until `url` answers 200."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(url, timeout=1) as resp:
-                if resp.status == 200:
-                    return
-        except (urllib.error.URLError, ConnectionError, OSError):
-            time.sleep(0.1)
-    raise RuntimeError(f"{url} did not come up")
+    """Wait until `url` answers 200 (AssertionError after `timeout` seconds)."""
+    wait_for(lambda: answers(url), timeout, f"{url} to come up", interval=0.1)
 
 
 def stop(proc: subprocess.Popen) -> None:

@@ -7,7 +7,6 @@ import os
 import signal
 import subprocess
 import threading
-import time
 from collections import Counter
 
 import pytest
@@ -16,6 +15,7 @@ from service.cli.bench.http import children
 from service.server.embedded_redis import free_port
 from service.server.web_command import web_command
 from tests.e2e.processes import ROOT, stop, wait_http
+from tests.waiting import wait_for
 
 CLIENTS = 16
 
@@ -40,6 +40,12 @@ def connections_per_worker(pids: list, port: int) -> Counter:
             if target.startswith("socket:[") and target[8:-1] in established:
                 held[pid] += 1
     return held
+
+
+def two_workers(master: int) -> list | None:
+    """gunicorn's worker pids when it runs two, else None."""
+    found = children(master)
+    return found if len(found) == 2 else None
 
 
 def burst(port: int, count: int) -> list:
@@ -72,12 +78,10 @@ def test_a_burst_of_keep_alive_connections_is_spread_over_the_workers(redis_url,
     try:
         wait_http(f"http://127.0.0.1:{port}/healthz", timeout=60)
         for round_ in range(2):
-            deadline = time.monotonic() + 30
-            while len(workers := children(proc.pid)) != 2:
-                assert time.monotonic() < deadline, "gunicorn did not start two workers"
-                time.sleep(0.1)
+            workers = wait_for(lambda: two_workers(proc.pid), 30, "gunicorn's two workers", interval=0.1)
             wait_http(f"http://127.0.0.1:{port}/healthz", timeout=30)
-            time.sleep(0.5)  # the probe's connection is closed
+            wait_for(lambda: not connections_per_worker(workers, port), 10, "the probe's connection closed",
+                     interval=0.05)
             conns = burst(port, CLIENTS)
             held = connections_per_worker(workers, port)
             assert sum(held.values()) == CLIENTS, held
@@ -87,9 +91,7 @@ def test_a_burst_of_keep_alive_connections_is_spread_over_the_workers(redis_url,
             if round_ == 0:
                 for pid in workers:
                     os.kill(pid, signal.SIGTERM)
-                deadline = time.monotonic() + 30
-                while set(children(proc.pid)) & set(workers):
-                    assert time.monotonic() < deadline, "gunicorn did not replace its workers"
-                    time.sleep(0.1)
+                wait_for(lambda: not set(children(proc.pid)) & set(workers), 30, "gunicorn to replace its workers",
+                         interval=0.1)
     finally:
         stop(proc)

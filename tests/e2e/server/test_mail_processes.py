@@ -6,7 +6,7 @@ import time
 import urllib.request
 
 from tests.e2e.processes import Api, service, start_invited
-from tests.mailbox import Mailbox, link_path
+from tests.mailbox import Mailbox, link_path, notifications_idle
 from tests.waiting import wait_for
 
 
@@ -51,7 +51,7 @@ def test_your_move_mail_arrives_within_30_seconds_with_a_working_link(redis_url,
             assert time.monotonic() - moved_at < 30
             with urllib.request.urlopen(base + link_path(mails[0], f"/matches/{mid}"), timeout=10) as page:
                 assert page.status == 200 and mid in page.read().decode()
-            time.sleep(1.0)
+            wait_for(lambda: notifications_idle(redis.Redis.from_url(redis_url)), 30, "no mail left on its way")
             assert len([m for m in mailbox.to(f"{other}@example.com") if m["X-Turnstream-Kind"] == "your_move"]) == 1
     finally:
         mailbox.stop()

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import time
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
@@ -15,6 +14,7 @@ from service.cli.bench.http import children
 from service.server.embedded_redis import free_port
 from service.server.web_command import web_command
 from tests.e2e.processes import ROOT, Api, start_invited, stop, wait_http
+from tests.waiting import wait_for
 
 METRICS_TOKEN = "metrics-secret-for-tests"
 
@@ -82,10 +82,8 @@ def test_metrics_add_up_across_gunicorn_workers(redis_url, tmp_path):
         first = children(proc.pid)
         for pid in first:
             os.kill(pid, signal.SIGTERM)
-        deadline = time.monotonic() + 30
-        while not (len(now := children(proc.pid)) == 2 and not set(now) & set(first)):
-            assert time.monotonic() < deadline, f"gunicorn did not replace its workers: {first} -> {now}"
-            time.sleep(0.1)
+        wait_for(lambda: len(now := children(proc.pid)) == 2 and not set(now) & set(first), 30,
+                 f"gunicorn to replace its workers {first} by two new ones", interval=0.1)
         wait_http(base + "/healthz", timeout=30)
         with ThreadPoolExecutor(2) as pool:
             for out in pool.map(play, matches[2:]):
@@ -103,11 +101,9 @@ def test_metrics_add_up_across_gunicorn_workers(redis_url, tmp_path):
         assert got[("turnstream_command_redis_round_trips_sum", frozenset())] >= 24
         assert got[("turnstream_redis_up", frozenset())] == 1
         # each worker's gc policy times its collections and reports them every few seconds (service/server/gc_policy.py)
-        deadline = time.monotonic() + 20
-        while not sum(v for (name, _), v in samples(scrape(base, METRICS_TOKEN)[1]).items()
-                      if name == "turnstream_gc_pause_seconds_count"):
-            assert time.monotonic() < deadline, "no garbage collection pause was reported"
-            time.sleep(0.5)
+        wait_for(lambda: sum(v for (name, _), v in samples(scrape(base, METRICS_TOKEN)[1]).items()
+                             if name == "turnstream_gc_pause_seconds_count"), 20,
+                 "a garbage collection pause reported", interval=0.5)
         assert ("turnstream_projection_lag_seconds", frozenset({"partition": "0"}.items())) in got
         assert ("turnstream_queue_jobs", frozenset({"queue": "default"}.items())) in got
         assert got[("turnstream_matches", frozenset({"status": "active"}.items()))] >= 0

@@ -21,7 +21,7 @@ def start_up(data_dir, port, log_path):
                             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
         wait_http(f"http://127.0.0.1:{port}/healthz", timeout=60)
-    except RuntimeError:
+    except AssertionError:
         interrupt(proc)  # never leave a half-started `up` (and its children) behind
         raise
     return proc

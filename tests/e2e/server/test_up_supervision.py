@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import re
 import signal
-import time
 from pathlib import Path
 
 import pytest
@@ -56,16 +55,16 @@ def listed_open(base: str, match_id: str) -> bool:
 
 def eventually_created(base: str, token: str, body: dict, timeout: float = 60.0) -> dict:
     """POST a match until the service answers 201 (it may be reconnecting to Redis)."""
-    deadline = time.monotonic() + timeout
-    while True:
+    last = ["no answer yet"]
+
+    def created():
         try:
             status, answer = Api(base, token).post("/api/matches", body)
         except OSError as exc:
             status, answer = 0, str(exc)
-        if status == 201:
-            return answer
-        assert time.monotonic() < deadline, f"still {status} {answer}"
-        time.sleep(0.2)
+        last[0] = f"{status} {answer}"
+        return answer if status == 201 else None
+    return wait_for(created, timeout, lambda: f"a match created (the last answer: {last[0]})", interval=0.2)
 
 
 @pytest.mark.slow
@@ -113,7 +112,7 @@ def test_a_second_sigterm_while_stopping_still_stops_every_child_and_redis(tmp_p
     server = redis_pid(port)
     children = [pid_of(log, name) for name in ("web", "worker")]
     proc.send_signal(signal.SIGTERM)
-    time.sleep(0.1)
+    wait_for(lambda: "stopping..." in log.read_text(), 10, "up to say it is stopping")
     proc.send_signal(signal.SIGTERM)
     assert proc.wait(30) == 0
 
