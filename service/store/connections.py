@@ -93,7 +93,7 @@ class DirectCalls:
     reconnecting to the current primary: Sentinel's connections ask the sentinels, and a READONLY reply of a demoted
     primary is a connection error), as its own retry would."""
 
-    def __init__(self, client, keep: int = 32):
+    def __init__(self, client, keep: int = 256):  # idle connections kept: as many as appends in flight at once
         self.client, self.pool, self.keep = client, client.connection_pool, keep
         self.idle: list = []
         self.pid = os.getpid()
