@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tests.integration.history.test_history_replay import start_race
+from tests.integration.history.races import start_race
 
 HUGE = 2 ** 64
 BIG_INTS = (2 ** 53, 2 ** 63, 2 ** 64 - 1)

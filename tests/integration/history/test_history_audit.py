@@ -10,7 +10,7 @@ import pytest
 
 from service.cli import main as cli_main
 from tests.conftest import ROOT
-from tests.integration.history.test_history_replay import command, start_race, turn_headers
+from tests.integration.history.races import command, start_race, turn_headers
 
 
 def rewrite_stream(w, mid, envelopes):

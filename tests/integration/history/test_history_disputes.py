@@ -6,7 +6,7 @@ from rq.registry import ScheduledJobRegistry
 
 from domain.engine.rng import draw_value
 from service.store.connections import make_queue_redis
-from tests.integration.history.test_history_replay import command, start_race, turn_headers
+from tests.integration.history.races import command, start_race, turn_headers
 from workers.history_jobs import expire_dispute
 from tests.invites import start_http
 

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import dataclasses
-import secrets
 
 import pytest
 
@@ -14,32 +13,9 @@ from service.bootstrap import build
 from tests.conftest import drain_projections
 from domain.games.dice_race import GAME as RACE
 from workers import context
-from tests.invites import start_http
+from tests.integration.history.races import command, start_race, turn_headers
 
 K = 5
-
-
-def start_race(client, make_user, names=("ann", "bob"), target=10):
-    """An invited dice race: (match id, {name: (user id, headers)})."""
-    people = {n: make_user(n) for n in names}
-    ann_headers = people[names[0]][1]
-    mid = start_http(client, ann_headers, {"game": "dice-race", "players": [people[n][0] for n in names],
-                                           "options": {"target": target}}, *[people[n][1] for n in names[1:]])
-    return mid, people
-
-
-def command(client, mid, headers, type_, **payload):
-    """Submit a command that must be accepted (with a fresh command id, as careful clients do)."""
-    body = {"type": type_, "payload": payload, "command_id": secrets.token_hex(6)}
-    resp = client.post(f"/api/matches/{mid}/commands", headers=headers, json=body)
-    assert resp.status_code == 201, resp.get_json()
-    return resp.get_json()
-
-
-def turn_headers(client, mid, people):
-    """The headers of the player who must act."""
-    active = client.get(f"/api/matches/{mid}").get_json()["active_players"]
-    return next(h for uid, h in people.values() if uid in active)
 
 
 @pytest.fixture

@@ -1,7 +1,7 @@
 """Take-back through the API: allowed, refused with the platform:undo rule, the stream only grows."""
 from __future__ import annotations
 
-from tests.integration.history.test_history_replay import command, start_race
+from tests.integration.history.races import command, start_race
 
 
 def takeback(client, mid, headers):
