@@ -2,17 +2,9 @@
 invitation name suggestions list the player's recent opponents first."""
 from __future__ import annotations
 
-from service.web.sessions import SESSION_COOKIE, Sessions
 from tests.conftest import drain_projections
 from tests.invites import start_http
-
-
-def browser_of(client, wiring, user_id):
-    """A test client signed in as `user_id` (a session cookie)."""
-    session_id, _csrf = Sessions(wiring.redis).create(user_id)
-    browser = client.application.test_client()
-    browser.set_cookie(SESSION_COOKIE, session_id)
-    return browser
+from tests.integration.pages.forms import browser_of
 
 
 def test_the_match_page_links_the_longest_waiting_other_match(wiring, client, make_user):

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from tests.conftest import drain_projections
-from tests.integration.matches.test_next_match import browser_of
+from tests.integration.pages.forms import browser_of
 from tests.invites import start_http
 from tests.mailbox import link_path, run_mail_jobs
 

@@ -12,7 +12,7 @@ import pytest
 
 from service.store.keys import Keys
 from tests.e2e.processes import Api, service
-from tests.integration.notifications.test_webhooks_delivery import Receiver
+from tests.integration.notifications.receivers import Receiver
 from tests.waiting import wait_for
 from service.app.webhook_targets import allowed, literal_refusal, parse_allowlist
 from workers.webhook_sender import DeliveryFailed, UnsafeTarget, post_json, resolve_allowed

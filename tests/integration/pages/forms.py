@@ -1,7 +1,10 @@
-"""The lobby's forms as the tests fill them through a Flask test client: a page's CSRF field, signing up, a new match."""
+"""The pages as the tests use them through a Flask test client: a page's CSRF field, signing up and a new match on
+the lobby's forms, a client signed in by a session cookie."""
 from __future__ import annotations
 
 import re
+
+from service.web.sessions import SESSION_COOKIE, Sessions
 
 CSRF = re.compile(r'name="csrf" value="([^"]+)"')
 
@@ -22,3 +25,11 @@ def sign_up(client, name: str) -> str:
 def new_match(client, csrf, game, **fields):
     """POST the lobby's new-match form."""
     return client.post("/matches/new", data={"csrf": csrf, "game": game, **fields})
+
+
+def browser_of(client, wiring, user_id):
+    """A test client signed in as `user_id` (a session cookie)."""
+    session_id, _csrf = Sessions(wiring.redis).create(user_id)
+    browser = client.application.test_client()
+    browser.set_cookie(SESSION_COOKIE, session_id)
+    return browser
