@@ -20,7 +20,7 @@ from tests.integration.pages.forms import csrf_of, sign_up
 from tests.invites import start_http
 from tests.mailbox import mailbox, mailing_settings  # noqa: F401 (fixtures: an SMTP server, settings using it)
 from tests.mailbox import link_path, run_mail_jobs, text_of
-from tests.unit.versions.test_rules_upgrade import OLD
+from tests.unit.versions.race_versions import OLD
 from workers.history_jobs import expire_rules_proposal
 
 RU = {"Accept-Language": "ru"}

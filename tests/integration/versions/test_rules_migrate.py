@@ -11,9 +11,9 @@ from service.app.history import History
 from service.bootstrap import build
 from service.cli import main as cli_main
 from service.cli.rules import migrate
-from tests.integration.history.test_history_replay import command, start_race, turn_headers
+from tests.integration.history.races import command, start_race, turn_headers
 from tests.invites import create_started
-from tests.unit.versions.test_rules_upgrade import OLD
+from tests.unit.versions.race_versions import OLD
 
 
 @pytest.fixture

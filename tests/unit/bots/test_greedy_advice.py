@@ -7,7 +7,7 @@ import pytest
 from domain.bots import choose, information_set
 from domain.bots.greedy import advise, rank
 from domain.bots.information import SimRng
-from tests.unit.bots.test_hidden_information import GAMES, positions
+from tests.unit.bots.positions import GAMES, positions
 
 
 @pytest.mark.parametrize("game_id", list(GAMES))

@@ -7,7 +7,7 @@ import hashlib
 from domain.engine.audit import audit
 from domain.engine.hashing import GENESIS, chain_format, event_hash, salt_for
 from domain.games.dice_race import GAME as RACE
-from tests.unit.engine.test_undo_policy import Sim
+from tests.unit.engine.race_sim import Sim
 
 GAMES = {RACE.id: RACE}
 

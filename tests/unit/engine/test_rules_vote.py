@@ -10,7 +10,7 @@ from domain.engine import platform_events as pe
 from domain.engine import rules_upgrade as ru
 from domain.engine.concede import decide_concede
 from projections.summary import RULES_VOTE, TURN, match_row, waiting_for
-from tests.unit.versions.test_rules_upgrade import OLD, play, race
+from tests.unit.versions.race_versions import OLD, play, race
 
 DEADLINE = "2030-01-03T00:00:00.000Z"
 BEFORE, AFTER = "2030-01-02T23:59:59.000Z", "2030-01-03T00:00:00.000Z"

@@ -6,7 +6,7 @@ import pytest
 from domain.engine import RuleViolation
 from domain.engine import disputes
 from domain.engine.rng import draw_value
-from tests.unit.engine.test_undo_policy import Sim
+from tests.unit.engine.race_sim import Sim
 
 DEADLINE = "2030-01-01T00:00:00.000Z"
 

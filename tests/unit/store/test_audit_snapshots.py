@@ -6,7 +6,7 @@ import json
 from domain.engine import aggregate as agg
 from projections.snapshots import from_json, from_ranges, to_json, to_ranges
 from domain.games.dice_race import GAME as RACE
-from tests.unit.engine.test_undo_policy import Sim
+from tests.unit.engine.race_sim import Sim
 
 
 def test_runs_round_trip():
