@@ -7,18 +7,7 @@ from service import create_app
 from service.config import Settings
 from service.bootstrap import build
 from tests.invites import start_http
-
-
-def error_of(resp, status, code=None):
-    """Assert a JSON error response and return its error object."""
-    assert resp.status_code == status, (resp.status_code, resp.get_data(as_text=True))
-    assert resp.is_json, resp.get_data(as_text=True)
-    err = resp.get_json()["error"]
-    assert isinstance(err["code"], str) and isinstance(err["message"], str) and err["message"]
-    assert "Traceback" not in resp.get_data(as_text=True)
-    if code:
-        assert err["code"] == code, err
-    return err
+from tests.integration.api.errors import error_of
 
 
 @pytest.fixture

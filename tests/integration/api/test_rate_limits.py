@@ -10,7 +10,7 @@ import pytest
 from service import create_app
 from service.config import from_env
 from service.bootstrap import build
-from tests.integration.api.test_api_errors import error_of
+from tests.integration.api.errors import error_of
 from tests.invites import start_http
 
 

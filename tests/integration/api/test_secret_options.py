@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from tests.integration.live.test_stream_sse import messages, race_app, read_all, stop_app
+from tests.integration.live.streams import messages, race_app, read_all, stop_app
 from tests.unit.merchant_of_venus.mov_kit import PLACEMENT
 
 

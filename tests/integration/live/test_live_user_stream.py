@@ -3,14 +3,13 @@ its match), watched matches, inbox changes after the projection, resume by curso
 repeated, and the caps on open streams (503 + Retry-After for new streams only)."""
 from __future__ import annotations
 
-import json
 import threading
 import time
 
 import pytest
 
 from projections.delivery import catch_up
-from tests.integration.live.test_stream_sse import race_app, read_all, stop_app
+from tests.integration.live.streams import race_app, read_all, stop_app, typed_messages
 
 LIFETIME = 0.8
 
@@ -24,29 +23,13 @@ def live(settings, redis_client, games):
     stop_app(app[0])
 
 
-def messages(raw: str) -> list:
-    """The typed SSE messages of a body: [{"event", "id", "data"}] (comment-only blocks left out)."""
-    out = []
-    for block in raw.split("\n\n"):
-        msg = {}
-        for line in block.split("\n"):
-            name, _, value = line.partition(": ")
-            if name in ("event", "id"):
-                msg[name] = value
-            elif name == "data":
-                msg["data"] = json.loads(value)
-        if msg:
-            out.append(msg)
-    return out
-
-
 def during(stream_response, action, delay=0.25):
     """Consume a stream to its end while `action` runs after `delay` seconds; the parsed messages."""
     timer = threading.Timer(delay, action)
     timer.start()
     body = read_all(stream_response)
     timer.join()
-    return messages(body)
+    return typed_messages(body)
 
 
 def test_one_stream_carries_every_match_of_the_caller_redacted_and_named(live):
@@ -126,7 +109,7 @@ def test_resume_by_cursor_misses_nothing_and_repeats_nothing(live):
     bad = client.get("/api/users/me/stream", headers={**ann, "Last-Event-ID": "yesterday"})
     assert bad.status_code == 400
     stale = client.get("/api/users/me/stream", headers={**ann, "Last-Event-ID": "1000"}, buffered=False)
-    assert [m.get("event") for m in messages(read_all(stale))][:1] == ["reset"], \
+    assert [m.get("event") for m in typed_messages(read_all(stale))][:1] == ["reset"], \
         "a cursor too old to replay asks the client to reload (event: reset)"
 
 
@@ -190,10 +173,10 @@ def test_a_resume_loads_only_the_matches_the_stream_follows(live, monkeypatch):
     real_read = w.live.matches.read
     monkeypatch.setattr(w.live.matches, "read", lambda match_id, fn: (folded.append(match_id),
                                                                       real_read(match_id, fn))[1])
-    anonymous = messages(read_all(client.get("/api/stream", headers={"Last-Event-ID": str(cursor)},
+    anonymous = typed_messages(read_all(client.get("/api/stream", headers={"Last-Event-ID": str(cursor)},
                                              buffered=False)))
     assert folded == [] and not [m for m in anonymous if m.get("event") == "match"]
-    own = messages(read_all(client.get("/api/users/me/stream", headers={**headers["ann"], "Last-Event-ID":
+    own = typed_messages(read_all(client.get("/api/users/me/stream", headers={**headers["ann"], "Last-Event-ID":
                                                                        str(cursor)}, buffered=False)))
     assert set(folded) == {mid} and any(m.get("event") == "match" for m in own)
 

@@ -8,8 +8,7 @@ import time
 import pytest
 
 from service.web.sessions import SESSION_COOKIE, Sessions, session_digest
-from tests.integration.live.test_live_user_stream import messages
-from tests.integration.live.test_stream_sse import race_app, read_all, stop_app
+from tests.integration.live.streams import race_app, read_all, stop_app, typed_messages
 
 LIFETIME = 3.0
 
@@ -44,7 +43,7 @@ def stream_during(page, action, delay: float = 0.3) -> tuple[list, float]:
     body = read_all(response)
     ended = time.monotonic()
     timer.join()
-    return messages(body), ended - done[0]
+    return typed_messages(body), ended - done[0]
 
 
 def move_after(w, mid: str):

@@ -2,40 +2,14 @@
 redaction, keep-alives, a bounded lifetime, and no token ever taken from a URL."""
 from __future__ import annotations
 
-import dataclasses
-import json
 import threading
 import time
 
 import pytest
 
-from tests.invites import start_http
+from tests.integration.live.streams import messages, race_app, read_all, stop_app
 
 LIFETIME = 0.7
-
-
-def race_app(settings, games, **overrides):
-    """(wiring, client, users, auth headers, match id): ann, bob and eve, and a dice race of ann and bob,
-    on an app built with the settings `overrides`; stop it with `stop_app(wiring)`."""
-    from service import create_app
-    from service.bootstrap import build
-    from workers import context
-    w = build(dataclasses.replace(settings, **overrides), games=games)
-    context.use(w)
-    client = create_app(wiring=w).test_client()
-    users = {name: client.post("/api/users", json={"name": name}).get_json() for name in ("ann", "bob", "eve")}
-    headers = {n: {"Authorization": f"Bearer {u['token']}"} for n, u in users.items()}
-    mid = start_http(client, headers["ann"], {"game": "dice-race", "players": [users["ann"]["id"], users["bob"]["id"]]},
-                     headers["bob"])
-    return w, client, users, headers, mid
-
-
-def stop_app(w) -> None:
-    """Forget the app's wiring, end its live streams and its token-revocation listener."""
-    from workers import context
-    context.use(None)
-    w.live.stop()
-    w.users.cache.close()
 
 
 @pytest.fixture
@@ -44,32 +18,6 @@ def sse(settings, redis_client, games):
     w, client, users, headers, mid = race_app(settings, games, stream_lifetime_seconds=LIFETIME)
     yield client, users, headers, mid
     stop_app(w)
-
-
-def messages(raw: str) -> list:
-    """The SSE messages of a body: [{"id", "data"} or {"comment"}]."""
-    out = []
-    for block in raw.split("\n\n"):
-        if not block.strip():
-            continue
-        msg = {}
-        for line in block.split("\n"):
-            if line.startswith(":"):
-                msg.setdefault("comment", line[1:].strip())
-            elif line.startswith("id: "):
-                msg["id"] = int(line[4:])
-            elif line.startswith("data: "):
-                msg["data"] = json.loads(line[6:])
-        out.append(msg)
-    return out
-
-
-def read_all(response) -> str:
-    """Consume a streamed response to its end, then close it (as a server does: its stream slot is freed)."""
-    try:
-        return b"".join(response.response).decode()
-    finally:
-        response.close()
 
 
 def test_ids_are_versions_and_last_event_id_resumes(sse):

@@ -1,7 +1,7 @@
 """Chat (a platform event, never game state, not a move) and the rematch of a finished match."""
 from __future__ import annotations
 
-from tests.integration.api.test_api_errors import error_of
+from tests.integration.api.errors import error_of
 from tests.invites import start_http
 
 

@@ -3,7 +3,7 @@ the inbox says what waits (an invitation, a dispute vote, a turn); invitations r
 from __future__ import annotations
 
 from tests.conftest import drain_projections
-from tests.integration.api.test_api_errors import error_of
+from tests.integration.api.errors import error_of
 from workers.notifications import notices
 
 
