@@ -64,6 +64,10 @@ class MatchCache:
                 self._items.move_to_end(match_id)
             return item
 
+    def peek(self, match_id: str):
+        """The cached (match, secret) or None, without the lock or a move in the LRU order (a dict read is atomic)."""
+        return self._items.get(match_id)
+
     def put(self, match_id: str, match, secret) -> None:
         """Cache a folded match."""
         with self._guard:
@@ -192,8 +196,9 @@ class MatchService:
         return match, secret, res.answer
 
     def cached_game(self, match_id: str) -> str | None:
-        """The game of a match this process has folded (no Redis), or None."""
-        cached = self.cache.get(match_id)
+        """The game of a match this process has folded (no Redis, no lock: the metrics ask it of every command), or
+        None."""
+        cached = self.cache.peek(match_id)
         return cached[0].game_id if cached is not None else None
 
     def load(self, match_id: str) -> agg.Match:
