@@ -89,7 +89,8 @@ def new_match():
     except ValidationError as exc:
         if choose_language() != "en":  # marshmallow's words are English: name the options to check instead
             labels = {f["name"]: f["label"] for f in option_fields(game)}
-            fields = ", ".join(labels.get(str(k), str(k)) for k in exc.messages) if isinstance(exc.messages, dict) else ""
+            named = exc.messages if isinstance(exc.messages, dict) else {}
+            fields = ", ".join(labels.get(str(k), str(k)) for k in named)
             return lobby(gettext("Check these options: %(fields)s.", fields=fields), 400, kept=kept_form())
         return lobby("invalid options: " + field_errors(exc.messages), 400, kept=kept_form())
     except (ApiError, AppError) as exc:
