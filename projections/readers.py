@@ -36,6 +36,11 @@ class ReadModels:
             pipe.get(self.keys.summary(mid))
         return [loads(raw) for raw in pipe.execute() if raw]
 
+    def still_waiting(self, match_id: str, player: str, since: str) -> bool:
+        """True when the match's row still shows `player` waiting since `since` (the same turn)."""
+        rows = self.rows([match_id])
+        return bool(rows) and rows[0].get("waiting", {}).get(player) == since
+
     def list_matches(self, status=None, game=None, player=None, limit: int = 50) -> list:
         """Matches, newest activity first, filtered by status, game and player: the narrowest index read
         newest first, a chunk at a time, until `limit` rows match (at most SCAN_LIMIT looked at)."""

@@ -9,12 +9,13 @@ from domain.engine import platform_events as pe
 from domain.engine.aggregate import new_event
 from domain.engine.bot_seats import STAND_IN_LEVEL
 from domain.engine.timestamps import parse_time
-from projections.readers import ReadModels
 from projections.summary import turns_started
+from rq.exceptions import DuplicateJobError
 
 from service.app.errors import AppError
 
 from .context import wiring
+from .mail import schedule_reminders
 from .queues import DEFAULT, job_id, queue
 
 log = logging.getLogger("turnstream.deadlines")
@@ -31,8 +32,6 @@ def deadline_job_id(match_id: str, player: str, since: str) -> str:
 def schedule(changes: list, matches: dict) -> list:
     """Schedule a deadline job for every turn that started in these changes (`matches`: the folded
     matches by id); return the job ids."""
-    from rq.exceptions import DuplicateJobError
-
     scheduled, reminders = [], []
     for prev, row in changes:
         turns = turns_started(prev, row) if row.get("status") == "active" else {}
@@ -53,18 +52,11 @@ def schedule(changes: list, matches: dict) -> list:
             scheduled.append(job_id)
             reminders.append((row["id"], player, since, at))
     if reminders:  # beside each deadline, a reminder mail for the players who want one (workers/mail.py)
-        from .mail import schedule_reminders
         try:
             schedule_reminders(reminders)
         except Exception:  # a reminder lost never costs a deadline
             log.exception("deadline reminders not scheduled")
     return scheduled
-
-
-def still_waiting(read_models: ReadModels, match_id: str, player: str, since: str) -> bool:
-    """True when the read model still shows `player` waiting since `since` (the same turn)."""
-    rows = read_models.rows([match_id])
-    return bool(rows) and rows[0].get("waiting", {}).get(player) == since
 
 
 def stand_in_events(match, player: str) -> list:
@@ -79,7 +71,7 @@ def turn_deadline(match_id: str, player: str, since: str) -> str:
     """The deadline of `player`'s turn that began at `since` passed: append turn_timed_out and the
     game's on_timeout events unless the turn is over; return what happened."""
     w = wiring()
-    if not still_waiting(w.read_models, match_id, player, since):
+    if not w.read_models.still_waiting(match_id, player, since):
         return "moved_on"
 
     def decide(match, rng):

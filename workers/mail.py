@@ -8,12 +8,11 @@ import logging
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from domain.engine import platform_events as pe
 from domain.engine.contract import Game
 from domain.engine.text import name as printed
 from domain.engine.timestamps import epoch, format_time, parse_time
 from projections.readers import ReadModels
-from projections.summary import DISPUTE_VOTE, INVITATION, RULES_VOTE, TURN, turns_started, waits, waits_started
+from projections.summary import DISPUTE_VOTE, INVITATION, RULES_VOTE, TURN, waits, waits_started
 
 from service.app.mail.compose import Letter, compose, unsubscribe_kind
 from service.app.mail.service import MailService
@@ -27,7 +26,6 @@ from service.store.presence import Presence
 from service.web.game_words import render
 
 from .context import wiring
-from .deadlines import still_waiting
 
 log = logging.getLogger("turnstream.mail")
 
@@ -110,7 +108,7 @@ def skip_reason(spec: dict, prefs: dict, read_models: ReadModels, presence: Pres
     if kind == "your_move":
         if prefs["your_move"] != IMMEDIATE:
             return "off"
-        if not still_waiting(read_models, spec["match"], spec["user"], spec["since"]):
+        if not read_models.still_waiting(spec["match"], spec["user"], spec["since"]):
             return "moved_on"
         if presence.saw(spec["user"], spec["match"], int(epoch(spec["since"]) * 1000)):
             return "seen_live"
@@ -120,7 +118,7 @@ def skip_reason(spec: dict, prefs: dict, read_models: ReadModels, presence: Pres
     elif kind == "reminder":
         if prefs["deadline_reminder_hours"] is None:
             return "off"
-        if not still_waiting(read_models, spec["match"], spec["user"], spec["since"]):
+        if not read_models.still_waiting(spec["match"], spec["user"], spec["since"]):
             return "moved_on"
     elif kind == "invitation" and not prefs["invitations"]:
         return "off"
