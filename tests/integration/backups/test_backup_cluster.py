@@ -9,8 +9,7 @@ from service.config import Settings
 from service.server.embedded_redis import EmbeddedRedis
 from service.bootstrap import build
 from tests.conftest import drain_projections
-from tests.integration.backups.test_backup_restore import listed, play, seen
-from tests.integration.store.test_cluster_play import cluster, cluster_wiring  # noqa: F401 - fixtures
+from tests.integration.backups.populating import listed, play, seen
 from tests.invites import start_http
 
 

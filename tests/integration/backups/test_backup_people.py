@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import stat
 
 import pytest
@@ -18,17 +17,10 @@ from service.bootstrap import build
 from service.config import Settings
 from service.server.embedded_redis import EmbeddedRedis
 from tests.conftest import HIGH_LIMITS
-from tests.mailbox import Mailbox, link_path, run_mail_jobs
+from tests.integration.pages.forms import csrf_of
+from tests.mailbox import link_path, run_mail_jobs
 
-CSRF = re.compile(r'name="csrf" value="([^"]+)"')
 PUBLIC = "http://play.example"
-
-
-@pytest.fixture
-def mailbox():
-    box = Mailbox().start()
-    yield box
-    box.stop()
 
 
 def mail_settings(redis_url: str, mailbox) -> Settings:
@@ -84,7 +76,7 @@ def test_a_restored_installation_serves_the_same_people_the_same_way(wiring, cli
     browser = restored.application.test_client()
     path = link_path(signing_in, "/sign-in/")
     page = browser.get(path)
-    signed = browser.post(path, data={"csrf": CSRF.search(page.get_data(as_text=True)).group(1)})
+    signed = browser.post(path, data={"csrf": csrf_of(page.get_data(as_text=True))})
     assert signed.status_code == 303 and browser.get("/account").status_code == 200
 
     assert restored.get(unsubscribe).status_code == 200, "an unsubscribe link mailed before the backup still works"

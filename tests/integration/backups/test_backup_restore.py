@@ -3,77 +3,11 @@ legal commands back identical, players sign in with their old tokens and play on
 from __future__ import annotations
 
 import json
-import random
-
-import pytest
 
 from service import create_app
 from service.app.backup import export_all, import_files
-from service.cli import main
-from service.config import Settings
-from service.server.embedded_redis import EmbeddedRedis
-from service.bootstrap import build
 from tests.conftest import drain_projections
-from tests.invites import start_http
-
-
-def play(client, match_id, tokens, steps, seed):
-    """Random legal commands by whoever is to move."""
-    chooser = random.Random(seed)
-    for _ in range(steps):
-        summary = client.get(f"/api/matches/{match_id}").get_json()
-        if summary["status"] != "active" or not summary["active_players"]:
-            return
-        auth = tokens[summary["active_players"][0]]
-        legal = client.get(f"/api/matches/{match_id}/legal", headers=auth).get_json()
-        cmd = dict(chooser.choice(legal["commands"]), expected_version=legal["version"])
-        assert client.post(f"/api/matches/{match_id}/commands", json=cmd, headers=auth).status_code == 201
-
-
-def seen(client, match_ids, tokens) -> dict:
-    """Everything a player or spectator can read of each match: summary, views, legal commands, audit, events."""
-    out = {}
-    for mid in match_ids:
-        out[mid] = {"summary": client.get(f"/api/matches/{mid}").get_json(),
-                    "audit": client.get(f"/api/matches/{mid}/audit").get_json(),
-                    "spectator": client.get(f"/api/matches/{mid}/state").get_json(),
-                    "events": client.get(f"/api/matches/{mid}/events?after=0").get_json()}
-        for uid, auth in tokens.items():
-            out[mid][uid] = (client.get(f"/api/matches/{mid}/state", headers=auth).get_json(),
-                             client.get(f"/api/matches/{mid}/legal", headers=auth).get_json())
-    return out
-
-
-def listed(client) -> dict:
-    """The match lists by status (from the projections), as sets of ids."""
-    return {s: {m["id"] for m in client.get(f"/api/matches?status={s}").get_json()["matches"]}
-            for s in ("open", "active", "finished")}
-
-
-@pytest.fixture
-def fresh_wiring(tmp_path, games):
-    """Wiring on a second, empty Redis server."""
-    from workers import context
-    server = EmbeddedRedis(tmp_path / "fresh", appendfsync="no").start()
-    w = build(Settings(redis_url=server.url, rate_limit_per_minute=100000), games=games)
-    yield w
-    context.use(None)
-    server.stop()
-
-
-def populate(client, make_user):
-    """Three users; a long Uchronia match, a finished dice race, an open match; returns (tokens, match ids)."""
-    ann, ha = make_user("ann")
-    bob, hb = make_user("bob")
-    make_user("cyd")
-    tokens = {ann: ha, bob: hb}
-    assert client.put("/api/users/me/webhook", json={"url": "https://example.com/hook"}, headers=ha).status_code == 200
-    long_match = start_http(client, ha, {"game": "uchronia", "players": [ann, bob]}, hb)
-    play(client, long_match, tokens, 30, seed=1)
-    race = start_http(client, hb, {"game": "dice-race", "players": [ann, bob], "options": {"target": 3}}, ha)
-    play(client, race, tokens, 60, seed=2)
-    opened = client.post("/api/matches", json={"game": "uchronia", "seats": 3}, headers=hb).get_json()["id"]
-    return tokens, [long_match, race, opened]
+from tests.integration.backups.populating import listed, main_with, play, populate, seen
 
 
 def test_round_trip_into_a_fresh_redis(client, wiring, make_user, fresh_wiring, tmp_path):
@@ -123,15 +57,3 @@ def test_a_tampered_or_public_export_is_refused(client, wiring, make_user, fresh
     assert fresh_wiring.store.version(ids[0]) == 0
 
 
-def main_with(w, argv) -> int:
-    """Run the CLI against the wiring's Redis."""
-    import os
-    old = os.environ.get("REDIS_URL")
-    os.environ["REDIS_URL"] = w.settings.redis_url
-    try:
-        return main(argv)
-    finally:
-        if old is None:
-            os.environ.pop("REDIS_URL", None)
-        else:
-            os.environ["REDIS_URL"] = old

@@ -11,7 +11,7 @@ import secrets
 from domain.engine.hashing import event_hash
 from service.app.backup import export_all, import_files
 from service.bootstrap import build
-from tests.integration.backups.test_backup_restore import fresh_wiring, main_with, populate  # noqa: F401,F811 - fixture
+from tests.integration.backups.populating import main_with, populate
 
 EVIL_NAME = "\u202e" + "evil" * 79 + "ab"  # 319 characters, a right-to-left override first
 

@@ -17,7 +17,7 @@ from service.cli.golden import SHORT_OPTIONS, play_one
 from service.cli.upgrade import stored_matches
 from tests.conftest import drain_projections
 from tests.invites import create_started
-from tests.integration.store.test_cluster_play import cluster, cluster_wiring  # noqa: F401 (fixtures)
+from tests.integration.history.archives import client_of, cold, finished_match
 
 GAMES = ("uchronia", "merchant-of-venus", "ti4-exploration", "origins")
 CSRF_VALUE = re.compile(r'((?:name="csrf"|csrf-token") (?:value|content)=")[^"]*"')
@@ -25,70 +25,6 @@ CSRF_VALUE = re.compile(r'((?:name="csrf"|csrf-token") (?:value|content)=")[^"]*
 
 class Stop(Exception):
     """A run of the archiver stopped after a step (what a kill -9 there leaves)."""
-
-
-@pytest.fixture
-def w(settings, redis_client, games):
-    """The wiring with replay snapshots every 25 versions (so replays before archiving start from them)."""
-    from dataclasses import replace
-
-    from service.bootstrap import build
-    from workers import context
-    made = build(replace(settings, snapshot_every=25), games=games)
-    context.use(made)
-    yield made
-    context.use(None)
-    made.live.stop()
-    made.users.cache.close()
-
-
-def cold(w, snapshots: bool = True):
-    """A fresh wiring on the same Redis: a process that has cached nothing. Without `snapshots` it folds every
-    match from its first event, as it does an archived match (a match loaded from a snapshot holds only the events
-    after it, and its page's log shows only those: compared with an archived match's, whose snapshots are gone,
-    it would differ by that alone)."""
-    from service.bootstrap import build
-    made = build(w.settings, games=w.games)
-    if not snapshots:
-        made.matches.snapshots = None
-    COLD.append(made)
-    return made
-
-
-COLD: list = []
-
-
-@pytest.fixture(autouse=True)
-def close_cold_wirings():
-    """Stop the live readers and token listeners of the cold wirings a test made."""
-    yield
-    while COLD:
-        made = COLD.pop()
-        made.live.stop()
-        made.users.cache.close()
-
-
-def client_of(w):
-    from service import create_app
-    return create_app(wiring=w).test_client()
-
-
-def finished_match(w, game_id: str, people: list, seed: str) -> str:
-    """A short match of `game_id` played to its end by random legal moves (take-backs and timeouts mixed in), a
-    chat message after the end, projected."""
-    game = w.games[game_id]
-    seats = people[:max(game.min_players, 2)]
-    mid = create_started(w, seats[0], game, seats, SHORT_OPTIONS[game_id])
-    rnd, history = random.Random(seed), History.from_wiring(w)
-    for _ in range(5000):
-        if w.matches.load(mid).finished:
-            break
-        play_one(w.matches, history, mid, rnd)
-    assert w.matches.load(mid).finished
-    w.matches.execute(mid, seats[1], lambda m, rng: __import__("domain.engine.chat", fromlist=["x"]).decide_chat(
-        m, seats[1], "gg ✓"))
-    drain_projections(w)
-    return mid
 
 
 def answers(w, mid: str, viewers: dict) -> dict:
@@ -119,12 +55,6 @@ def answers(w, mid: str, viewers: dict) -> dict:
     out["upgrade-check"] = list(stored_matches(w.store, [mid]))
     out["row"] = w.redis.get(w.store.keys.summary(mid))
     return out
-
-
-@pytest.fixture
-def people(make_user, w):
-    made = [make_user(name) for name in ("ann", "bob", "cy")]
-    return [uid for uid, _ in made], {uid: headers for uid, headers in made}
 
 
 @pytest.mark.parametrize("game_id", GAMES)

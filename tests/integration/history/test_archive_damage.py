@@ -14,7 +14,7 @@ from service.app.archive import ARCHIVED, archive_match
 from service.app.backup import MAX_DEPTH, export_all, import_files
 from service.cli import main as cli_main
 from service.store.archive_codec import ArchiveError, decode
-from tests.integration.history.test_archive import client_of, cold, finished_match, people, w  # noqa: F401 (fixtures)
+from tests.integration.history.archives import client_of, cold, finished_match
 
 
 def bomb() -> bytes:

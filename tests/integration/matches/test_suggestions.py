@@ -9,7 +9,7 @@ import pytest
 
 from domain.bots.greedy import Advice
 from service.web.suggestion_words import why
-from tests.integration.workers.test_bots_seated import fast_bots, run_jobs  # noqa: F401 (a fixture)
+from tests.integration.workers.jobs import run_jobs
 from tests.invites import start_http
 
 GAMES = ["uchronia", "merchant-of-venus", "ti4-exploration", "origins"]

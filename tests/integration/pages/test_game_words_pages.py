@@ -8,7 +8,7 @@ import re
 import pytest
 
 from domain.games import GAME_PACKAGES
-from tests.integration.workers.test_bots_seated import fast_bots, run_jobs  # noqa: F401 (a fixture)
+from tests.integration.workers.jobs import run_jobs
 from tests.integration.pages.forms import csrf_of, sign_up
 
 RU = {"Accept-Language": "ru-RU,ru;q=0.9,en;q=0.4"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from tests.integration.workers.test_bots_seated import fast_bots, run_jobs  # noqa: F401 (a fixture)
+from tests.integration.workers.jobs import run_jobs
 from tests.integration.pages.test_game_words_pages import CYRILLIC, EN, RU, _match
 from tests.integration.pages.forms import sign_up
 

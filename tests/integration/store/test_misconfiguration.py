@@ -16,7 +16,6 @@ from service.server.embedded_redis import free_port
 from service.server.supervisor import EX_CONFIG, Child, Supervisor
 from service.store.connections import is_cluster_reply, redis_problem
 from tests.e2e.processes import ROOT
-from tests.integration.store.test_cluster_play import cluster  # noqa: F401 - fixture
 
 NO_REDIS = ("REDIS_URL", "RQ_REDIS_URL", "REDIS_CLUSTER")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from tests.integration.pages.test_pages_match import act, page_of, table  # noqa: F401 (a fixture)
+from tests.integration.pages.tables import act, page_of
 
 
 def seen_attr(html: str) -> str:
@@ -13,7 +13,7 @@ def seen_attr(html: str) -> str:
     return re.search(r'data-seen-version="([^"]*)"', html).group(1)
 
 
-def test_another_browser_of_the_account_starts_from_what_the_first_was_shown(table):  # noqa: F811
+def test_another_browser_of_the_account_starts_from_what_the_first_was_shown(table):
     t = table
     mid = t["start"]()
     assert seen_attr(page_of(t, mid)) == ""  # never shown: a first visit marks nothing new
@@ -25,7 +25,7 @@ def test_another_browser_of_the_account_starts_from_what_the_first_was_shown(tab
     assert seen_attr(page_of(t, mid)) == str(version)  # the move after it is new, on any browser of Ann's
 
 
-def test_the_seen_version_only_moves_forward_and_never_past_the_match(table):  # noqa: F811
+def test_the_seen_version_only_moves_forward_and_never_past_the_match(table):
     t = table
     mid = t["start"]()
     client = t["client"]
@@ -36,7 +36,7 @@ def test_the_seen_version_only_moves_forward_and_never_past_the_match(table):  #
     assert seen_attr(page_of(t, mid)) == str(version)
 
 
-def test_bad_input_is_refused_and_changes_nothing(table):  # noqa: F811
+def test_bad_input_is_refused_and_changes_nothing(table):
     t = table
     mid = t["start"]()
     client = t["client"]

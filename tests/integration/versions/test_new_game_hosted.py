@@ -11,7 +11,7 @@ import pytest
 from service.bootstrap import build
 from service.cli import main
 from service.cli.game import load_game
-from tests.integration.workers.test_bots_seated import run_jobs
+from tests.integration.workers.jobs import run_jobs
 from tests.integration.pages.forms import csrf_of, new_match, sign_up
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from tests.conftest import drain_projections
-from tests.integration.workers.test_bots_seated import fast_bots, run_jobs  # noqa: F401 (a fixture)
+from tests.integration.workers.jobs import run_jobs
 
 
 def bot_waits(client, make_user, w):

@@ -6,24 +6,7 @@ import random
 import pytest
 
 from domain.engine.bot_seats import is_bot
-
-
-def run_jobs(w):
-    """Project, then run the deadline and bot-turn jobs, until nothing is left to do (a burst worker's drain)."""
-    from service.store.connections import make_queue_redis
-    from workers.queues import MAIN
-    from workers.runner import drain
-    from rq import Queue
-    conn = make_queue_redis(w.settings)
-    drain(w.projector, [Queue(q, connection=conn) for q in MAIN if q != "projections"], conn, "test-worker")
-
-
-@pytest.fixture
-def fast_bots(wiring):
-    """Bots think 20 ms per move in these tests."""
-    import dataclasses
-    wiring.settings = dataclasses.replace(wiring.settings, bot_ms=20.0)
-    return wiring
+from tests.integration.workers.jobs import run_jobs
 
 
 def test_a_match_with_a_bot_is_played_to_the_end(client, make_user, fast_bots):
