@@ -143,7 +143,22 @@ def self_signed(tmp_path) -> tuple[str, str] | None:
     return str(cert), str(key)
 
 
-# -- the mail tests' fixtures: import both into a test module (`from tests.mailbox import mailbox, mailing_settings`)
+def proven(client, wiring, mailbox, make_user, name):
+    """A player with a proven address; (id, headers, address)."""
+    uid, headers = make_user(name)
+    address = f"{name}@example.com"
+    client.put("/api/users/me/email", json={"email": address}, headers=headers)
+    run_mail_jobs(wiring)
+    assert client.get(link_path(mailbox.to(address)[-1], "/verify-email/")).status_code == 200
+    return uid, headers, address
+
+
+def sign_in_mails(mailbox, address) -> list:
+    """The sign-in mails `mailbox` received for `address`."""
+    return [m for m in mailbox.to(address) if m["X-Turnstream-Kind"] == "sign_in"]
+
+
+# -- the mail tests' fixtures: a folder's conftest.py (or a test module) imports them
 @pytest.fixture
 def mailbox():
     """A real SMTP server on loopback for one test."""

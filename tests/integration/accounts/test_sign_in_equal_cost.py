@@ -10,9 +10,8 @@ import pytest
 from service.app.mail.contacts import Contacts
 from service.store.user_records import RedisUserRecords
 from service.app.mail.texts import TEXTS
-from tests.integration.notifications.test_mail_sign_in import proven, sign_in_mails
 from tests.mailbox import mailbox, mailing_settings  # noqa: F401 (fixtures: an SMTP server, settings using it)
-from tests.mailbox import run_mail_jobs
+from tests.mailbox import proven, run_mail_jobs, sign_in_mails
 
 SAMPLES = 400  # requests per kind of address, interleaved
 BLOCK = 5  # an observer judges by the median of this many requests (the probe: 5 samples, 99% right)

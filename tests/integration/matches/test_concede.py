@@ -9,22 +9,7 @@ from domain.engine import platform_events as pe
 from domain.engine.results import ranked_last
 from tests.conftest import drain_projections
 from tests.invites import start_http
-
-GAMES = ["uchronia", "merchant-of-venus", "ti4-exploration", "origins"]
-
-
-def play_one_move(client, mid, seats) -> None:
-    """The first seated player who may act makes their first legal command (a person played the match)."""
-    for headers in seats:
-        legal = client.get(f"/api/matches/{mid}/legal", headers=headers).get_json()
-        if legal["commands"]:
-            command = legal["commands"][0]
-            answer = client.post(f"/api/matches/{mid}/commands", headers=headers,
-                                 json={**command, "expected_version": legal["version"]})
-            assert answer.status_code == 201, answer.get_json()
-            return
-    raise AssertionError("nobody may act")
-
+from tests.integration.matches.playing import GAMES, play_one_move
 
 @pytest.mark.parametrize("game", GAMES)
 def test_conceding_a_two_player_match_ends_it_and_counts_in_standings_and_ratings(wiring, client, make_user, game):

@@ -9,19 +9,9 @@ import pytest
 
 from service.config import Settings
 from tests.conftest import HIGH_LIMITS
-from tests.mailbox import link_path, run_mail_jobs
+from tests.mailbox import link_path, proven, run_mail_jobs, sign_in_mails
 
 CSRF = re.compile(r'name="csrf" value="([^"]+)"')
-
-
-def proven(client, wiring, mailbox, make_user, name):
-    """A player with a proven address; (id, headers, address)."""
-    uid, headers = make_user(name)
-    address = f"{name}@example.com"
-    client.put("/api/users/me/email", json={"email": address}, headers=headers)
-    run_mail_jobs(wiring)
-    assert client.get(link_path(mailbox.to(address)[-1], "/verify-email/")).status_code == 200
-    return uid, headers, address
 
 
 def open_link(browser, path):
@@ -30,10 +20,6 @@ def open_link(browser, path):
     if page.status_code != 200:
         return page
     return browser.post(path, data={"csrf": CSRF.search(page.get_data(as_text=True)).group(1)})
-
-
-def sign_in_mails(mailbox, address) -> list:
-    return [m for m in mailbox.to(address) if m["X-Turnstream-Kind"] == "sign_in"]
 
 
 def test_the_sign_in_link_works_once_in_another_browser(wiring, client, make_user, mailbox):

@@ -18,7 +18,7 @@ from babel.messages.pofile import read_po
 
 from domain.games import GAME_PACKAGES
 from tests.conftest import drain_projections
-from tests.integration.matches.test_concede import play_one_move
+from tests.integration.matches.playing import play_one_move
 from tests.integration.history.test_history_audit import rewrite_stream
 from tests.integration.pages.forms import csrf_of, sign_up
 from tests.invites import start_http

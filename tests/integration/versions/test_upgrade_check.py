@@ -17,10 +17,7 @@ from service.cli.golden import SHORT_OPTIONS, play_one
 from service.cli.upgrade import upgrade_check
 from tests.invites import create_started, start_http
 from tests.rules_copies import copy_game, edit_json, import_fresh
-
-COUNT_LINE = re.compile(r"^checked (\d+) matches in [0-9.]+ s \([0-9-]+ matches/s\): (\d+) identical, (\d+) changed, "
-                        r"(\d+) broken(?:; \d+ rules versions? changed in place)?$")
-
+from tests.integration.versions.upgrade_output import counts
 
 def play(w, match_id: str, seed: str, commands: int | None = None) -> None:
     """Random legal play (with a few timeouts and take-backs): `commands` steps, or to the end."""
@@ -61,13 +58,6 @@ def edited_uchronia(tmp_path):
     folder = copy_game(tmp_path)
     edit_json(folder / "uchronia.json", starting_hand=5)
     return import_fresh(tmp_path)
-
-
-def counts(text: str) -> tuple:
-    """(checked, identical, changed, broken) from the count line, which ends the output."""
-    found = COUNT_LINE.match(text.strip().splitlines()[-1])
-    assert found, text
-    return tuple(int(x) for x in found.groups())
 
 
 def test_honest_matches_replay_identically(wiring, stored, monkeypatch, capsys):

@@ -4,8 +4,8 @@ wherever someone conceded)."""
 from __future__ import annotations
 
 from service.cli.upgrade import upgrade_check
-from tests.integration.matches.test_concede import GAMES, play_one_move
-from tests.integration.versions.test_upgrade_check import counts
+from tests.integration.matches.playing import GAMES, play_one_move
+from tests.integration.versions.upgrade_output import counts
 from tests.invites import start_http
 
 
