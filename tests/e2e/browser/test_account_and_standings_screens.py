@@ -3,14 +3,14 @@ desktop: the page in Russian, axe clean, no sideways scroll on the phone; screen
 (looked at by people)."""
 from __future__ import annotations
 
-import time
-
 import pytest
 
-from tests.e2e.processes import Api, service, start_invited
+from tests.e2e.browser.sites import started
+from tests.e2e.processes import Api
 from tests.e2e.browser_kit import ARTIFACTS, browser  # noqa: F401  (the module-scoped chromium fixture)
+from tests.waiting import wait_for
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.site(people=("Аня", "Борис Константинопольский-Длинный"))]
 GAME = "origins"
 
 
@@ -29,27 +29,13 @@ def finish(base: str, mid: str, people: list) -> None:
     assert status == 201, answer
 
 
-@pytest.fixture(scope="module")
-def site(redis_url, tmp_path_factory):
-    """A server where Аня beat Борис at one finished match, rated."""
-    import redis
-    redis.Redis.from_url(redis_url).flushdb()
-    with service(redis_url, tmp_path_factory.mktemp("standings-screens")) as base:
-        people = []
-        for name in ("Аня", "Борис Константинопольский-Длинный"):
-            status, user = Api(base).post("/api/users", {"name": name})
-            assert status == 201, user
-            people.append(user)
-        status, match = start_invited(Api(base, people[0]["token"]),
-                                      {"game": GAME, "players": [p["id"] for p in people]},
-                                      {people[1]["id"]: people[1]["token"]})
-        assert status == 201, match
-        finish(base, match["id"], people)
-        for _ in range(100):  # the worker rates the match
-            if Api(base).get(f"/api/games/{GAME}/leaderboard")[1]["ratings"]:
-                break
-            time.sleep(0.1)
-        yield {"base": base, "ann": people[0], "bob": people[1], "match": match["id"]}
+def furnish(site: dict, redis_url: str) -> dict:
+    """One finished match where Аня beat Борис, rated."""
+    match = started(site, GAME)
+    finish(site["base"], match, [site["ann"], site["bob"]])
+    wait_for(lambda: Api(site["base"]).get(f"/api/games/{GAME}/leaderboard")[1]["ratings"], 10,
+             "the worker to rate the match")
+    return {"match": match}
 
 
 @pytest.fixture

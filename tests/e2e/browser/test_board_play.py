@@ -12,9 +12,8 @@ import pytest
 
 from tests.e2e.processes import Api
 from tests.e2e.browser_kit import ARTIFACTS, browser  # noqa: F401 (the module-scoped chromium fixture)
-from tests.e2e.browser.test_browser_pages import base  # noqa: F401 (the same service)
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.site(env={"TURNSTREAM_PUBLIC_URL": "http://127.0.0.1"})]
 MOVES_EACH = 20
 INTERNAL = re.compile(r"\b\w+_\w+\b|\b(true|false|null)\b|[{}\[\]\"]", re.I)
 SMALLEST_TEXT = """() => { let m = 1e9; for (const t of document.querySelectorAll('#board svg text')) {

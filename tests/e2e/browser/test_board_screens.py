@@ -8,7 +8,7 @@ import pytest
 
 from domain.games import GAME_PACKAGES
 from tests.e2e.browser_kit import browser, open_match, screenshot  # noqa: F401  (browser: a fixture)
-from tests.e2e.browser.test_rules_and_languages_screens import _signed_in, site  # noqa: F401  (Ann, Bob, a match of each game)
+from tests.e2e.browser.sites import as_ann, every_game as furnish  # noqa: F401  (the site: a match of each game)
 
 pytestmark = pytest.mark.browser
 GAMES = list(GAME_PACKAGES)
@@ -22,7 +22,7 @@ MINE = """() => { const f = document.querySelector('#board [data-map-frame]'); i
 @pytest.mark.parametrize("width", [390, 1280])
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_no_page_or_board_scrolls_sideways_and_a_map_opens_on_ones_own_piece(browser, site, lang, width):
-    with _signed_in(browser, site, width, lang) as page:
+    with as_ann(browser, site, width, lang) as page:
         for game in GAMES:
             open_match(page, site["base"], site["matches"][game])
             page.wait_for_selector("#board .board-set")
@@ -34,7 +34,7 @@ def test_no_page_or_board_scrolls_sideways_and_a_map_opens_on_ones_own_piece(bro
 
 
 def test_a_term_explains_itself_on_tap_and_on_keyboard_focus(browser, site):
-    with _signed_in(browser, site, 390, "ru") as page:
+    with as_ann(browser, site, 390, "ru") as page:
         open_match(page, site["base"], site["matches"]["uchronia"])
         term = page.locator("#board abbr.term[data-term='operation-limit']").first
         assert term.inner_text() == "предел Операций"
@@ -55,7 +55,7 @@ def test_a_term_explains_itself_on_tap_and_on_keyboard_focus(browser, site):
 
 def test_a_term_on_the_map_explains_itself_on_tap(browser, site):
     """A hazard fee on the Merchant of Venus map ("!c30") shows its explanation when tapped on a phone."""
-    with _signed_in(browser, site, 390, "en") as page:
+    with as_ann(browser, site, 390, "en") as page:
         open_match(page, site["base"], site["matches"]["merchant-of-venus"])
         page.locator("#board svg .term[data-term='hazard']").first.tap()
         tip = page.locator("#board-tip")

@@ -10,7 +10,7 @@ import pytest
 
 from tests.e2e import browser_kit
 from tests.e2e.browser_kit import ARGS, CHROMIUM
-from tests.e2e.processes import Api, service
+from tests.e2e.processes import Api
 from tests.waiting import wait_for
 
 pytestmark = pytest.mark.browser
@@ -20,17 +20,12 @@ WIDTHS = (390, 1280)
 BLOCKING = ("serious", "critical")
 
 
-@pytest.fixture(scope="module")
-def site(redis_url, tmp_path_factory):
-    """A real web server and worker, Ann and Bob, a match of every game a few moves in, and a finished one."""
-    import redis
-    redis.Redis.from_url(redis_url).flushdb()
-    with service(redis_url, tmp_path_factory.mktemp("a11y-service")) as base:
-        ann, bob = (Api(base).post("/api/users", {"name": n})[1] for n in ("Ann", "Bob"))
-        apis = {ann["id"]: Api(base, ann["token"]), bob["id"]: Api(base, bob["token"])}
-        matches = {game: start(apis, ann, bob, game, moves=6) for game in GAMES}
-        finished = start(apis, ann, bob, "ti4-exploration", moves=None)
-        yield {"base": base, "ann": ann, "bob": bob, "matches": matches, "finished": finished}
+def furnish(site: dict, redis_url: str) -> dict:
+    """A match of every game between Ann and Bob a few moves in, and a finished one."""
+    ann, bob = site["ann"], site["bob"]
+    apis = {ann["id"]: Api(site["base"], ann["token"]), bob["id"]: Api(site["base"], bob["token"])}
+    return {"matches": {game: start(apis, ann, bob, game, moves=6) for game in GAMES},
+            "finished": start(apis, ann, bob, "ti4-exploration", moves=None)}
 
 
 def start(apis: dict, ann: dict, bob: dict, game: str, moves: int | None) -> str:

@@ -5,32 +5,21 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.processes import Api, service, start_invited
+from tests.e2e.browser.sites import started
+from tests.e2e.processes import Api
 from tests.e2e.browser_kit import browser  # noqa: F401  (the module-scoped chromium fixture)
 
 pytestmark = pytest.mark.browser
 CONTROLS = "button, a.button, summary, input[type=range], label.check"
 
 
-@pytest.fixture(scope="module")
-def site(redis_url, tmp_path_factory):
-    """A server with Ann and Bob (API users), a running Uchronia match and one still waiting for Bob."""
-    import redis
-    redis.Redis.from_url(redis_url).flushdb()
-    with service(redis_url, tmp_path_factory.mktemp("mobile-service")) as base:
-        users = {}
-        for name in ("Ann", "Bob"):
-            status, user = Api(base).post("/api/users", {"name": name})
-            assert status == 201, user
-            users[name] = user
-        ann, bob = users["Ann"], users["Bob"]
-        status, running = start_invited(Api(base, ann["token"]), {"game": "uchronia", "players": [ann["id"], bob["id"]]},
-                                        {bob["id"]: bob["token"]})
-        assert status == 201, running
-        status, invited = Api(base, ann["token"]).post("/api/matches", {"game": "uchronia",
-                                                                        "players": [ann["id"], bob["id"]]})
-        assert status == 201, invited
-        yield {"base": base, "ann": ann, "bob": bob, "running": running["id"], "invited": invited["id"]}
+def furnish(site: dict, redis_url: str) -> dict:
+    """A running Uchronia match between Ann and Bob, and one still waiting for Bob."""
+    ann, bob = site["ann"], site["bob"]
+    status, invited = Api(site["base"], ann["token"]).post("/api/matches", {"game": "uchronia",
+                                                                            "players": [ann["id"], bob["id"]]})
+    assert status == 201, invited
+    return {"running": started(site, "uchronia"), "invited": invited["id"]}
 
 
 def _page(browser, site, width, who="ann"):

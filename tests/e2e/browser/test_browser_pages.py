@@ -10,21 +10,11 @@ import urllib.parse
 import pytest
 
 from tests.e2e.browser_kit import ARTIFACTS, browser  # noqa: F401 (the module-scoped chromium fixture)
-from tests.e2e.processes import Api, service, start_invited
+from tests.e2e.processes import Api, start_invited
 from tests.waiting import wait_for
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.site(env={"TURNSTREAM_PUBLIC_URL": "http://127.0.0.1"})]
 COLOURS = re.compile(r"\b(yellow|grey|red|blue|brown)\b")
-
-
-@pytest.fixture(scope="module")
-def base(redis_url, tmp_path_factory):
-    """A real web server and worker on an emptied test Redis."""
-    import redis
-    redis.Redis.from_url(redis_url).flushdb()
-    logs = tmp_path_factory.mktemp("browser-service")
-    with service(redis_url, logs, extra_env={"TURNSTREAM_PUBLIC_URL": "http://127.0.0.1"}) as url:
-        yield url
 
 
 class Player:

@@ -4,55 +4,25 @@ board after acting there and near the actions after a button; the log is one Tab
 to move. Screenshots of what a newcomer sees go to test-artifacts/ (table-<game>-<lang>-<width>.png)."""
 from __future__ import annotations
 
-import random
 import re
 from contextlib import contextmanager
 
 import pytest
 
-from service.cli.golden import seeded_secrets
 from tests.e2e.browser_kit import browser, open_match, screenshot, signed_in  # noqa: F401  (browser: a fixture)
-from tests.e2e.processes import Api, service, start_invited
-from tests.invites import create_started
+from tests.e2e.browser.sites import UNDO_SEED, seeded_match, started
+from tests.e2e.processes import Api
 from tests.waiting import wait_for
 
 pytestmark = pytest.mark.browser
-# The Origins match only the undo test plays comes from this seed: its first player's first button (a visit to the
-# Observatory) reveals nothing, so it may be taken back. Found by clicking that button in fresh matches from seeds
-# 0-7: each could be taken back (whoever began); 0 is the first.
-UNDO_SEED = 0
 
 
-def seeded_match(redis_url: str, game: str, players: list, seed: int) -> str:
-    """A match of `game` started in this process on the server's Redis, its seed and id drawn from `seed`."""
-    from service.bootstrap import build
-    from service.config import Settings
-    w = build(Settings(redis_url=redis_url))
-    try:
-        with seeded_secrets(random.Random(seed)):
-            return create_started(w, players[0], w.games[game], players)
-    finally:
-        w.live.stop()
-        w.users.cache.close()
-
-
-@pytest.fixture(scope="module")
-def site(redis_url, tmp_path_factory):
-    """A server with Ann and Bob and a fresh match of Origins and of Uchronia between them (and one of Origins from
-    UNDO_SEED that only the undo test plays)."""
-    import redis
-    redis.Redis.from_url(redis_url).flushdb()
-    with service(redis_url, tmp_path_factory.mktemp("table")) as base:
-        users = {name: Api(base).post("/api/users", {"name": name})[1] for name in ("Ann", "Bob")}
-        ann, bob = users["Ann"], users["Bob"]
-        matches = {}
-        for game in ("origins", "uchronia"):
-            status, match = start_invited(Api(base, ann["token"]), {"game": game, "players": [ann["id"], bob["id"]]},
-                                          {bob["id"]: bob["token"]})
-            assert status == 201, match
-            matches[game] = match["id"]
-        matches["origins-seeded"] = seeded_match(redis_url, "origins", [ann["id"], bob["id"]], UNDO_SEED)
-        yield {"base": base, "users": users, "matches": matches}
+def furnish(site: dict, redis_url: str) -> dict:
+    """A fresh match of Origins and of Uchronia between Ann and Bob (and one of Origins from UNDO_SEED that only the
+    undo test plays)."""
+    matches = {game: started(site, game) for game in ("origins", "uchronia")}
+    matches["origins-seeded"] = seeded_match(redis_url, "origins", [site["ann"]["id"], site["bob"]["id"]], UNDO_SEED)
+    return {"matches": matches}
 
 
 @contextmanager

@@ -12,9 +12,11 @@ import pytest
 
 from tests.e2e import browser_kit
 from tests.e2e.browser_kit import browser, context_at, open_match, screenshot  # noqa: F401 (browser: fixture)
-from tests.e2e.processes import Api, service, start_invited
+from tests.e2e.browser.sites import started
+from tests.e2e.processes import Api
 
-pytestmark = pytest.mark.browser
+# a sign-in mail asked in each language, then the limit
+pytestmark = [pytest.mark.browser, pytest.mark.site(env={"TURNSTREAM_SIGNIN_RATE_LIMIT": "2/hour"})]
 ARTIFACTS = browser_kit.ARTIFACTS / "phone-targets"
 GAMES = ("uchronia", "merchant-of-venus", "ti4-exploration", "origins")
 # what a thumb presses: links, controls, and the board's places to act on (a board term explains itself on tap
@@ -29,24 +31,13 @@ SMALL = """(selector) => [...document.querySelectorAll(selector)]
     .filter(t => t[2] < 44 || t[3] < 44)"""
 
 
-@pytest.fixture(scope="module")
-def site(redis_url, tmp_path_factory):
-    """A server with Ann and Bob, a match of each game, and a Uchronia match where Bob disputes Ann's move."""
-    import redis
-    redis.Redis.from_url(redis_url).flushdb()
-    limits = {"TURNSTREAM_SIGNIN_RATE_LIMIT": "2/hour"}  # a sign-in mail asked in each language, then the limit
-    with service(redis_url, tmp_path_factory.mktemp("phone-targets"), extra_env=limits) as base:
-        ann, bob = (Api(base).post("/api/users", {"name": name})[1] for name in ("Ann", "Bob"))
-        apis = {ann["id"]: Api(base, ann["token"]), bob["id"]: Api(base, bob["token"])}
-        matches = {}
-        for game in GAMES + ("disputed",):
-            status, match = start_invited(apis[ann["id"]], {"game": "uchronia" if game == "disputed" else game,
-                                                            "players": [ann["id"], bob["id"]]},
-                                          {bob["id"]: bob["token"]})
-            assert status == 201, match
-            matches[game] = match["id"]
-        yield {"base": base, "ann": ann, "bob": bob, "matches": matches,
-               "dispute": dispute_a_move(apis, matches["disputed"], bob["id"])}
+def furnish(site: dict, redis_url: str) -> dict:
+    """A match of each game between Ann and Bob, and a Uchronia match where Bob disputes Ann's move."""
+    ann, bob = site["ann"], site["bob"]
+    matches = {game: started(site, game) for game in GAMES}
+    matches["disputed"] = started(site, "uchronia")
+    apis = {ann["id"]: Api(site["base"], ann["token"]), bob["id"]: Api(site["base"], bob["token"])}
+    return {"matches": matches, "dispute": dispute_a_move(apis, matches["disputed"], bob["id"])}
 
 
 def dispute_a_move(apis: dict, match_id: str, by: str) -> int:

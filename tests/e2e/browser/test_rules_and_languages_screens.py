@@ -7,36 +7,10 @@ import pytest
 
 from domain.games import GAME_PACKAGES
 from tests.e2e.browser_kit import browser, open_match, screenshot, signed_in  # noqa: F401  (browser: a fixture)
-from tests.e2e.processes import Api, service, start_invited
+from tests.e2e.browser.sites import as_ann, every_game as furnish  # noqa: F401  (the site: a match of each game)
 
 pytestmark = pytest.mark.browser
 GAMES = list(GAME_PACKAGES)
-
-
-@pytest.fixture(scope="module")
-def site(redis_url, tmp_path_factory):
-    """A server with Ann and Bob and a running match of every game between them."""
-    import redis
-    redis.Redis.from_url(redis_url).flushdb()
-    with service(redis_url, tmp_path_factory.mktemp("rules-screens")) as base:
-        users = {}
-        for name in ("Ann", "Bob"):
-            status, user = Api(base).post("/api/users", {"name": name})
-            assert status == 201, user
-            users[name] = user
-        ann, bob = users["Ann"], users["Bob"]
-        matches = {}
-        for game in GAMES:
-            status, match = start_invited(Api(base, ann["token"]), {"game": game, "players": [ann["id"], bob["id"]]},
-                                          {bob["id"]: bob["token"]})
-            assert status == 201, match
-            matches[game] = match["id"]
-        yield {"base": base, "ann": ann, "matches": matches}
-
-
-def _signed_in(browser, site, width, lang):
-    """A page whose Accept-Language asks for `lang`, signed in as Ann; closed at the end."""
-    return signed_in(browser, site["base"], site["ann"]["token"], width, lang)
 
 
 def _no_sideways_scroll(page, width):
@@ -45,7 +19,7 @@ def _no_sideways_scroll(page, width):
 
 
 def _screens(browser, site, width, lang, games):
-    with _signed_in(browser, site, width, lang) as page:
+    with as_ann(browser, site, width, lang) as page:
         for game in games:
             page.goto(f"{site['base']}/games/{game}/rules")
             assert page.get_attribute("html", "lang") == lang
@@ -73,7 +47,7 @@ def test_every_game_in_both_languages_at_both_widths(browser, site, width, lang)
 
 
 def test_a_refused_move_links_its_rule_and_the_switch_changes_the_language(browser, site):
-    with _signed_in(browser, site, 390, "ru") as page:
+    with as_ann(browser, site, 390, "ru") as page:
         open_match(page, site["base"], site["matches"]["uchronia"])
         page.evaluate("""() => {  // a move the game refuses, sent the way the page sends its buttons
             const b = document.createElement("button");

@@ -8,28 +8,23 @@ import re
 import pytest
 
 from tests.e2e.browser_kit import browser, open_match, screenshot, signed_in  # noqa: F401  (browser: a fixture)
-from tests.e2e.processes import Api, service
+from tests.e2e.processes import Api
 from tests.waiting import wait_for
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.site(people=("Ann",))]
 GAMES = ("uchronia", "merchant-of-venus", "ti4-exploration", "origins")
 CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 
 
-@pytest.fixture(scope="module")
-def site(redis_url, tmp_path_factory):
-    """A server and worker with Ann, who plays the greedy bot in a match of each game."""
-    import redis
-    redis.Redis.from_url(redis_url).flushdb()
-    with service(redis_url, tmp_path_factory.mktemp("suggest")) as base:
-        ann = Api(base).post("/api/users", {"name": "Ann"})[1]
-        api = Api(base, ann["token"])
-        matches = {}
-        for game in GAMES:
-            status, match = api.post("/api/matches", {"game": game, "players": [ann["id"]], "bots": ["greedy"]})
-            assert status == 201, match
-            matches[game] = match["id"]
-        yield {"base": base, "ann": ann, "api": api, "matches": matches}
+def furnish(site: dict, redis_url: str) -> dict:
+    """Ann's API client and a match of each game where she plays the greedy bot."""
+    api = Api(site["base"], site["ann"]["token"])
+    matches = {}
+    for game in GAMES:
+        status, match = api.post("/api/matches", {"game": game, "players": [site["ann"]["id"]], "bots": ["greedy"]})
+        assert status == 201, match
+        matches[game] = match["id"]
+    return {"api": api, "matches": matches}
 
 
 def anns_move(site, game: str) -> None:

@@ -10,29 +10,17 @@ from contextlib import contextmanager
 import pytest
 
 from tests.e2e.browser_kit import browser, open_match, screenshot, signed_in  # noqa: F401  (browser: a fixture)
-from tests.e2e.processes import Api, service, start_invited
-from tests.e2e.browser.test_match_table_browser import UNDO_SEED, seeded_match
-from tests.waiting import wait_for
+from tests.e2e.browser.sites import UNDO_SEED, seeded_match, started
+from tests.e2e.processes import Api
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="module")
-def site(redis_url, tmp_path_factory):
-    """A server with Ann and Bob, a seeded Origins match between them whose opening pass may be taken back, and a
-    Uchronia match."""
-    import redis
-    redis.Redis.from_url(redis_url).flushdb()
-    with service(redis_url, tmp_path_factory.mktemp("truth")) as base:
-        users = {name: Api(base).post("/api/users", {"name": name})[1] for name in ("Ann", "Bob")}
-        assert all("token" in u for u in users.values()), users
-        ann, bob = users["Ann"], users["Bob"]
-        status, uchronia = start_invited(Api(base, ann["token"]), {"game": "uchronia", "players": [ann["id"], bob["id"]]},
-                                         {bob["id"]: bob["token"]})
-        assert status == 201, uchronia
-        matches = {"uchronia": uchronia["id"],
-                   "origins": seeded_match(redis_url, "origins", [ann["id"], bob["id"]], UNDO_SEED)}
-        yield {"base": base, "users": users, "matches": matches}
+def furnish(site: dict, redis_url: str) -> dict:
+    """A seeded Origins match between Ann and Bob whose opening pass may be taken back, and a Uchronia match."""
+    uchronia = started(site, "uchronia")
+    return {"matches": {"uchronia": uchronia,
+                        "origins": seeded_match(redis_url, "origins", [site["ann"]["id"], site["bob"]["id"]], UNDO_SEED)}}
 
 
 def api_of(site, name: str) -> Api:
