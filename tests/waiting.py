@@ -1,6 +1,7 @@
 """Polling for tests that wait on other processes: one helper instead of a loop in every file."""
 from __future__ import annotations
 
+import asyncio
 import time
 
 
@@ -23,3 +24,12 @@ def next_millisecond() -> int:
     start = int(time.time() * 1000)
     return wait_for(lambda: int(time.time() * 1000) > start and int(time.time() * 1000), 1,
                     "the clock to move on a millisecond", interval=0.001)
+
+
+async def wait_until(predicate, seconds: float, what: str) -> None:
+    """Poll `predicate` on the event loop; fail after `seconds`."""
+    deadline = time.monotonic() + seconds
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {seconds} s waiting for {what}")
+        await asyncio.sleep(0.05)

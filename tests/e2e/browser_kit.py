@@ -83,3 +83,9 @@ def shoot(page, name: str, directory: Path = ARTIFACTS, height: int = 700) -> No
         page.set_viewport_size({"width": width, "height": height})
         screenshot(page, name, directory, full_page=False)
     page.set_viewport_size(before)
+
+
+def indicator_says(page, text: str, timeout: float = 15000) -> None:
+    """Wait until the live indicator shows `text`."""
+    page.wait_for_function("t => document.getElementById('live-indicator').textContent.trim() === t", arg=text,
+                           timeout=timeout)

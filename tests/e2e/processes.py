@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import urllib.error
@@ -38,8 +39,9 @@ def answers(url: str) -> bool:
         return False
 
 
-def wait_http(url: str, timeout: float = 60.0) -> None:
-    """Wait until `url` answers 200 (AssertionError after `timeout` seconds)."""
+def wait_http(url: str, timeout: float = 120.0) -> None:
+    """Wait until `url` answers 200 (AssertionError after `timeout` seconds: a machine busy with other test processes
+    can take a minute to start gunicorn's workers)."""
     wait_for(lambda: answers(url), timeout, f"{url} to come up", interval=0.1)
 
 
@@ -110,3 +112,24 @@ def start_invited(creator: Api, body: dict, tokens: dict) -> tuple[int, dict]:
         answer_status, match = Api(creator.base, tokens[player]).post(f"/api/matches/{match['id']}/accept")
         assert answer_status == 200, match
     return status, match
+
+
+def start_up(data_dir, port, log_path):
+    """Start `turnstream up` as a user would, without REDIS_URL."""
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    env["PYTHONPATH"] = str(ROOT)
+    log = open(log_path, "ab")
+    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "up", "--port", str(port), "--data", str(data_dir)],
+                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        wait_http(f"http://127.0.0.1:{port}/healthz")
+    except AssertionError:
+        interrupt(proc)  # never leave a half-started `up` (and its children) behind
+        raise
+    return proc
+
+
+def interrupt(proc):
+    """Ctrl-C and wait for a clean exit."""
+    proc.send_signal(signal.SIGINT)
+    return proc.wait(30)

@@ -9,10 +9,9 @@ import time
 
 import pytest
 
-from service.server.embedded_redis import free_port
-from tests.e2e.browser_kit import ARTIFACTS, chromium, session_context, shoot
-from tests.e2e.processes import Api, spawn, stop, wait_http
-from tests.e2e.server.test_live_load import duel, play
+from tests.e2e.browser_kit import ARTIFACTS, chromium, indicator_says, session_context, shoot
+from tests.e2e.live_kit import Server, duel, play, streams_open
+from tests.e2e.processes import Api, spawn, stop
 from tests.waiting import wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -20,36 +19,6 @@ TABS = 20
 SEEN_AT = """() => { window.__seen = {}; const el = document.querySelector('[data-match-version]');
   new MutationObserver(() => { window.__seen[el.dataset.matchVersion] = Date.now(); })
     .observe(el, {attributes: true, attributeFilter: ['data-match-version']}); }"""
-
-
-class Server:
-    """`turnstream web` (one gunicorn worker) on a fixed port that can be stopped and started again."""
-
-    def __init__(self, redis_url: str, tmp_path):
-        self.redis_url, self.tmp_path, self.port = redis_url, tmp_path, free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.proc = None
-
-    def start(self) -> None:
-        """Start the server and wait for /healthz."""
-        self.proc = spawn(["web", "--port", str(self.port), "--workers", "1"], self.redis_url,
-                          self.tmp_path / "web.log")
-        wait_http(self.base + "/healthz")
-
-    def stop(self) -> None:
-        """Stop the server."""
-        stop(self.proc)
-
-
-def streams_open(base: str) -> int:
-    """The live streams the (single) web process holds."""
-    return Api(base).get("/healthz")[1]["streams"]
-
-
-def indicator_says(page, text: str, timeout: float = 15000) -> None:
-    """Wait until the live indicator shows `text`."""
-    page.wait_for_function("t => document.getElementById('live-indicator').textContent.trim() === t", arg=text,
-                           timeout=timeout)
 
 
 def test_twenty_tabs_share_one_stream_update_within_a_second_and_tell_the_truth(redis_url, tmp_path):

@@ -21,19 +21,25 @@ def play_as_person(api: Api, me: str, match_id: str, seed: int, timeout: float =
     """Send a random legal command whenever it is `me`'s move, until the match finishes; return its summary."""
     chooser = random.Random(seed)
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+
+    def my_move_or_the_end():
+        """My legal commands when I have some, else the summary of the finished match, else None."""
         status, legal = api.get(f"/api/matches/{match_id}/legal")
         assert status == 200
         if legal["commands"]:
-            command = dict(chooser.choice(legal["commands"]), expected_version=legal["version"])
-            status, answer = api.post(f"/api/matches/{match_id}/commands", command)
-            assert status in (201, 409), answer  # 409: a bot moved in between
-            continue
+            return legal
         summary = api.get(f"/api/matches/{match_id}")[1]
-        if summary["status"] == "finished":
-            return summary
-        time.sleep(0.1)  # a person does not poll in a tight loop; it would starve the worker on 2 cores
-    raise AssertionError(f"{match_id} did not finish in {timeout} s")
+        return summary if summary["status"] == "finished" else None
+
+    while True:
+        # a person looks every 0.1 s, not in a tight loop: that would starve the worker on 2 cores
+        found = wait_for(my_move_or_the_end, max(0.0, deadline - time.monotonic()),
+                         f"{match_id} to finish in {timeout} s", interval=0.1)
+        if "commands" not in found:
+            return found
+        command = dict(chooser.choice(found["commands"]), expected_version=found["version"])
+        status, answer = api.post(f"/api/matches/{match_id}/commands", command)
+        assert status in (201, 409), answer  # 409: a bot moved in between
 
 
 def bot_delays(events: list, bot: str) -> list:
@@ -117,7 +123,7 @@ def test_an_absent_player_is_stood_in_for_and_takes_the_seat_back(redis_url, tmp
                 if legal["commands"]:
                     ann_api.post(f"/api/matches/{mid}/commands",
                                  dict(chooser.choice(legal["commands"]), expected_version=legal["version"]))
-                time.sleep(0.05)
+                stop.wait(0.05)  # a person's pace, and an end as soon as the test stops
 
         player = threading.Thread(target=ann_plays, daemon=True)
         player.start()

@@ -6,10 +6,9 @@ import os
 
 import pytest
 
-from tests.e2e.browser_kit import ARTIFACTS, chromium, session_context
+from tests.e2e.browser_kit import ARTIFACTS, chromium, indicator_says, session_context
+from tests.e2e.live_kit import Server, duel, streams_open
 from tests.e2e.processes import spawn, stop
-from tests.e2e.browser.test_live_browser import Server, indicator_says, streams_open
-from tests.e2e.server.test_live_load import duel
 from tests.waiting import wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

@@ -4,54 +4,17 @@ restart while streams are open, resumed with no lost or repeated event; no token
 from __future__ import annotations
 
 import asyncio
-import time
-from contextlib import contextmanager
 
 import pytest
 
 from service.cli.bench.sse_client import SseStream, StreamRefused
-from service.server.embedded_redis import EmbeddedRedis, free_port
+from service.server.embedded_redis import EmbeddedRedis
 from service.web.sessions import SESSION_COOKIE, Sessions
-from tests.e2e.processes import Api, spawn, start_invited, stop, wait_http
+from tests.e2e.live_kit import duel, play, web
+from tests.e2e.processes import Api, wait_http
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.slow
-
-
-@contextmanager
-def web(redis_url: str, log_path, port: int | None = None, **env):
-    """One gunicorn worker (so the caps are one process's) on `redis_url`; yields (base URL, port)."""
-    port = port or free_port()
-    proc = spawn(["web", "--port", str(port), "--workers", "1"], redis_url, log_path,
-                 {"TURNSTREAM_ACCESS_LOG": "-", **env})
-    try:
-        wait_http(f"http://127.0.0.1:{port}/healthz")
-        yield f"http://127.0.0.1:{port}", port
-    finally:
-        stop(proc)
-
-
-def duel(base: str):
-    """(ann, bob, {user id: Api}, match id): a Uchronia match of two new players."""
-    _, ann = Api(base).post("/api/users", {"name": "ann"})
-    _, bob = Api(base).post("/api/users", {"name": "bob"})
-    apis = {ann["id"]: Api(base, ann["token"]), bob["id"]: Api(base, bob["token"])}
-    status, match = start_invited(apis[ann["id"]], {"game": "uchronia", "players": [ann["id"], bob["id"]]},
-                                  {bob["id"]: bob["token"]})
-    assert status == 201
-    return ann, bob, apis, match["id"]
-
-
-def play(apis: dict, mid: str, moves: int) -> list:
-    """Make `moves` legal moves (whoever must act); the statuses of the commands and of a /healthz each."""
-    statuses = []
-    any_api = next(iter(apis.values()))
-    for _ in range(moves):
-        _, match = any_api.get(f"/api/matches/{mid}")
-        api = apis[match["active_players"][0]]
-        _, legal = api.get(f"/api/matches/{mid}/legal")
-        statuses.append(api.post(f"/api/matches/{mid}/commands", legal["commands"][0])[0])
-        statuses.append(Api(any_api.base).get("/healthz")[0])
-    return statuses
 
 
 def versions_of(msg: dict) -> int:
@@ -67,15 +30,6 @@ async def collect(stream: SseStream, into: list) -> None:
                 into.append(versions_of(msg))
     except (ConnectionError, asyncio.IncompleteReadError):
         pass
-
-
-async def wait_until(predicate, seconds: float, what: str) -> None:
-    """Poll `predicate` on the event loop; fail after `seconds`."""
-    deadline = time.monotonic() + seconds
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {seconds} s waiting for {what}")
-        await asyncio.sleep(0.05)
 
 
 def test_500_open_streams_while_commands_and_healthz_answer(redis_url, tmp_path):

@@ -11,8 +11,7 @@ import pytest
 
 from service.cli.bench.sse_client import SseStream
 from service.web.sessions import SESSION_COOKIE, Sessions
-from tests.e2e.server.test_live_load import duel, play, web
-from tests.e2e.server.test_parked_streams import parked, read_versions
+from tests.e2e.live_kit import duel, parked, play, read_versions, web
 
 pytestmark = pytest.mark.slow
 

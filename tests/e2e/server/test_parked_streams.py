@@ -6,34 +6,16 @@ from __future__ import annotations
 
 import asyncio
 import time
-import urllib.request
 
 import pytest
 
 from service.cli.bench.sse_client import SseStream, StreamRefused
 from service.server.embedded_redis import free_port
 from tests.e2e.processes import spawn, stop, wait_http
-from tests.e2e.server.test_live_load import duel, play, wait_until, web
+from tests.e2e.live_kit import duel, parked, play, read_versions, web
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.slow
-
-
-async def read_versions(stream: SseStream, into: list) -> str:
-    """Append each event's version to `into` until the stream ends; how it ended ("end" or "cut")."""
-    try:
-        async for msg in stream:
-            into.append(msg["data"]["version"])
-        return "end"  # the chunked body ended: the server closed the stream cleanly
-    except (ConnectionError, asyncio.IncompleteReadError):
-        return "cut"
-
-
-def parked(base: str) -> float:
-    """The server's count of parked streams (/metrics)."""
-    with urllib.request.urlopen(base + "/metrics", timeout=10) as resp:
-        text = resp.read().decode()
-    return next(float(line.split()[-1]) for line in text.splitlines()
-                if line.startswith("turnstream_parked_streams "))
 
 
 def test_events_reach_a_stream_whose_request_has_ended(redis_url, tmp_path):

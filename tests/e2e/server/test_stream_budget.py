@@ -18,7 +18,7 @@ from service.cli.bench.sse_client import SseStream
 from service.cli.bench.streams import rss_kb
 from service.server.embedded_redis import free_port
 from tests.e2e.processes import spawn, stop, wait_http
-from tests.e2e.server.test_live_load import duel
+from tests.e2e.live_kit import duel
 from tests.waiting import wait_for
 
 pytestmark = pytest.mark.slow

@@ -1,36 +1,10 @@
 """`turnstream up` with no REDIS_URL: embedded Redis, web and worker; Ctrl-C stops all; data survives."""
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
-
 import pytest
 
 from service.server.embedded_redis import free_port
-from tests.e2e.processes import ROOT, Api, start_invited, wait_http
-
-
-def start_up(data_dir, port, log_path):
-    """Start `turnstream up` as a user would, without REDIS_URL."""
-    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
-    env["PYTHONPATH"] = str(ROOT)
-    log = open(log_path, "ab")
-    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "up", "--port", str(port), "--data", str(data_dir)],
-                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    try:
-        wait_http(f"http://127.0.0.1:{port}/healthz", timeout=60)
-    except AssertionError:
-        interrupt(proc)  # never leave a half-started `up` (and its children) behind
-        raise
-    return proc
-
-
-def interrupt(proc):
-    """Ctrl-C and wait for a clean exit."""
-    proc.send_signal(signal.SIGINT)
-    return proc.wait(30)
+from tests.e2e.processes import Api, interrupt, start_invited, start_up
 
 
 @pytest.mark.slow

@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 
 from service.server.embedded_redis import free_port
-from tests.e2e.processes import Api
-from tests.e2e.server.test_up import interrupt, start_up
+from tests.e2e.processes import Api, interrupt, start_up
 from tests.waiting import wait_for
 
 
