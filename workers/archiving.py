@@ -65,7 +65,7 @@ def sweep() -> dict:
     hours = w.settings.archive_after_hours
     now = utc_now()
     try:
-        tally, resume = archive_due(w, hours, now=now, budget_seconds=BUDGET_SECONDS, start=cursor(w.redis))
+        tally, resume = archive_due(w.store, w.redis, hours, now=now, budget_seconds=BUDGET_SECONDS, start=cursor(w.redis))
         reached = resume if resume is not None else (now - timedelta(hours=hours)).timestamp()
         w.redis.set(CURSOR_KEY, repr(reached))
     finally:

@@ -119,20 +119,21 @@ class Tally:
                 "failures": [{"match": f["match"], "reason": f.get("reason", "")} for f in self.failures]}
 
 
-def archive_due(w, older_than_hours: float, now: datetime | None = None, budget_seconds: float | None = None,
+def archive_due(store, index_redis, older_than_hours: float, now: datetime | None = None, budget_seconds: float | None = None,
                 start: float = float("-inf"), on_outcome=None, batch: int = 200) -> tuple[Tally, float | None]:
     """Archive every finished match last updated at least `older_than_hours` ago (from the index of finished
     matches, from score `start` on, oldest first), for at most about `budget_seconds`; `on_outcome(outcome)`
-    after each match. Answers (the tally, the score to resume from when the budget ran out, else None)."""
+    after each match. Answers (the tally, the score to resume from when the budget ran out, else None). `store`: the
+    event store; `index_redis`: the Redis holding its index of finished matches (the events Redis)."""
     now = now or utc_now()
     cutoff = now - timedelta(hours=older_than_hours)
     tally, began, offset = Tally(), time.monotonic(), 0
     while True:
-        entries = finished_candidates(w.redis, w.store.keys, cutoff, start, batch, offset)
-        todo = set(not_archived(w.store, [m for m, _score in entries]))
+        entries = finished_candidates(index_redis, store.keys, cutoff, start, batch, offset)
+        todo = set(not_archived(store, [m for m, _score in entries]))
         for i, (match_id, _score) in enumerate(entries):
             if match_id in todo:
-                outcome = archive_match(w.store, match_id, older_than_hours, now)
+                outcome = archive_match(store, match_id, older_than_hours, now)
                 tally.add(outcome)
                 if on_outcome is not None:
                     on_outcome(outcome)

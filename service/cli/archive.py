@@ -35,7 +35,7 @@ def run_archive(w, older_than: float, match_ids: list | None = None, as_json: bo
         for match_id in match_ids:
             seen(archive_match(w.store, match_id, older_than))
     else:
-        archive_due(w, older_than, on_outcome=seen)
+        archive_due(w.store, w.redis, older_than, on_outcome=seen)
     summary = tally.summary()
     summary["seconds"] = round(time.monotonic() - began, 3)
     if as_json:

@@ -227,7 +227,7 @@ def test_archiving_on_a_redis_cluster(cluster_wiring):
     drain_projections(cw)
     fresh = lambda: History.from_wiring(cold(cw, snapshots=False))  # noqa: E731
     before = (fresh().export(mid), fresh().audit(mid), fresh().replay(mid, 7, None), list(stored_matches(cw.store, [mid])))
-    tally, resume = archive_due(cw, 0)
+    tally, resume = archive_due(cw.store, cw.redis, 0)
     assert tally.counts[ARCHIVED] == 1 and resume is None and cw.store.archived(mid)
     assert isinstance(cw.redis, RedisCluster) and not cw.redis.exists(cw.store.keys.stream(mid))
     assert (fresh().export(mid), fresh().audit(mid), fresh().replay(mid, 7, None),
