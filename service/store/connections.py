@@ -89,7 +89,7 @@ class DirectCalls:
     """One command, one reply, on connections of a client's pool kept apart for a hot command (a match's append):
     past redis-py's pool lock, its per-use readiness poll, retry wrapper and observability (a third of a web worker's
     CPU per command). A connection goes back to the idle list only after a whole reply was read, so none holds a
-    stray reply; a connection error or timeout sends the command again through the client itself (its retries,
+    stray reply; a connection error sends the command again through the client itself (its retries,
     reconnecting to the current primary: Sentinel's connections ask the sentinels, and a READONLY reply of a demoted
     primary is a connection error), as its own retry would."""
 
@@ -108,7 +108,10 @@ class DirectCalls:
                 conn.connect()
             conn.send_packed_command(conn.pack_command(*args))
             reply = conn.read_response()
-        except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError):
+        except redis.exceptions.TimeoutError:  # it may have run: never sent twice (the client retries no timeout either)
+            conn.disconnect()
+            raise
+        except redis.exceptions.ConnectionError:
             conn.disconnect()
             self._put(conn)
             return self.client.execute_command(*args)
