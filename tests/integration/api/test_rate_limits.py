@@ -2,23 +2,14 @@
 commands and chat per user; 429 JSON + Retry-After; commands leased: a round trip per lease, not per command."""
 from __future__ import annotations
 
-import dataclasses
 import re
 
 import pytest
 
-from service import create_app
 from service.config import from_env
-from service.bootstrap import build
 from tests.integration.api.errors import error_of
+from tests.integration.api.processes import process
 from tests.invites import start_http
-
-
-def process(wiring, games, **limits):
-    """A Flask test client standing for one web process of its own (own wiring, own limiter) on the
-    shared test Redis, with the given settings."""
-    w = build(dataclasses.replace(wiring.settings, **limits), redis_client=wiring.redis, games=games)
-    return create_app(wiring=w).test_client()
 
 
 def from_address(address: str) -> dict:

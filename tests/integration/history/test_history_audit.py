@@ -11,14 +11,7 @@ import pytest
 from service.cli import main as cli_main
 from tests.conftest import ROOT
 from tests.integration.history.races import command, start_race, turn_headers
-
-
-def rewrite_stream(w, mid, envelopes):
-    """Tamper directly in Redis: replace the match's stream with these envelopes (ids 0-1, 0-2, ...)."""
-    key = w.store.keys.stream(mid)
-    w.redis.delete(key)
-    for i, env in enumerate(envelopes, start=1):
-        w.redis.xadd(key, {"e": json.dumps(env)}, id=f"0-{i}")
+from tests.integration.history.tampering import rewrite_stream
 
 
 def played(client, make_user, rolls=4):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from service.web.sessions import SESSION_COOKIE, Sessions
+from tests.integration.pages.russian import RU
 
 CSRF = re.compile(r'name="csrf" value="([^"]+)"')
 
@@ -25,6 +26,14 @@ def sign_up(client, name: str) -> str:
 def new_match(client, csrf, game, **fields):
     """POST the lobby's new-match form."""
     return client.post("/matches/new", data={"csrf": csrf, "game": game, **fields})
+
+
+def bot_match(client, game: str) -> str:
+    """Start a two-seat match of `game` against random bots on the lobby's form (asked in Russian); its page's path."""
+    csrf = csrf_of(client.get("/", headers=RU).get_data(as_text=True))
+    made = new_match(client, csrf, game, bots="random", seats="2")
+    assert made.status_code == 303, made.get_data(as_text=True)[:300]
+    return made.headers["Location"]
 
 
 def browser_of(client, wiring, user_id):

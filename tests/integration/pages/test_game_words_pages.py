@@ -9,21 +9,12 @@ import pytest
 
 from domain.games import GAME_PACKAGES
 from tests.integration.workers.jobs import run_jobs
-from tests.integration.pages.forms import csrf_of, sign_up
+from tests.integration.pages.forms import bot_match, sign_up
+from tests.integration.pages.russian import CYRILLIC, EN, RU
 
-RU = {"Accept-Language": "ru-RU,ru;q=0.9,en;q=0.4"}
-EN = {"Accept-Language": "en"}
-CYRILLIC = re.compile(r"[а-яё]", re.I)
 # a word each game's buttons or log say in Russian at the start of a match (the rulebooks' terms)
 EXPECTED = {"uchronia": "Форум", "merchant-of-venus": "движение", "ti4-exploration": "Активировать",
             "origins": "Обсерватория"}
-
-
-def _match(client, game: str) -> str:
-    csrf = csrf_of(client.get("/", headers=RU).get_data(as_text=True))
-    made = client.post("/matches/new", data={"csrf": csrf, "game": game, "bots": "random", "seats": "2"})
-    assert made.status_code == 303, made.get_data(as_text=True)[:300]
-    return made.headers["Location"]
 
 
 def _buttons(html: str) -> list:
@@ -39,7 +30,7 @@ def _log(html: str) -> str:
 @pytest.mark.parametrize("game", sorted(GAME_PACKAGES))
 def test_a_russian_match_page_shows_russian_buttons_and_log(client, fast_bots, game):
     sign_up(client, "Аня O'Neil")
-    path = _match(client, game)
+    path = bot_match(client, game)
     run_jobs(fast_bots)  # the bot moves first when it has the first turn
     ru = client.get(path, headers=RU).get_data(as_text=True)
     buttons = _buttons(ru)
@@ -56,7 +47,7 @@ def test_a_russian_match_page_shows_russian_buttons_and_log(client, fast_bots, g
 
 def test_a_refused_move_on_a_russian_page_is_russian_and_the_api_stays_english(client, fast_bots):
     token = re.search(r"data-new-token>([^<]+)<", sign_up(client, "Rosa")).group(1)
-    path = _match(client, "uchronia")
+    path = bot_match(client, "uchronia")
     run_jobs(fast_bots)
     html = client.get(path, headers=RU).get_data(as_text=True)
     csrf = re.search(r'name="csrf-token" content="([^"]+)"', html) or re.search(r'data-csrf="([^"]+)"', html)
@@ -73,7 +64,7 @@ def test_a_refused_move_on_a_russian_page_is_russian_and_the_api_stays_english(c
 
 def test_the_lobby_and_the_log_say_who_won_in_russian(client, fast_bots):
     sign_up(client, "Rosa")
-    path = _match(client, "origins")
+    path = bot_match(client, "origins")
     run_jobs(fast_bots)
     html = client.get(path, headers=RU).get_data(as_text=True)
     csrf = re.search(r'name="csrf-token" content="([^"]+)"', html) or re.search(r'data-csrf="([^"]+)"', html)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from tests.integration.pages.test_page_languages import RU, english_words
-from tests.integration.api.test_rate_limits import process
+from tests.integration.api.processes import process
+from tests.integration.pages.russian import RU, english_words
 
 CSRF = re.compile(r'name="csrf" value="([^"]+)"')
 PAGE = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}  # as a browser asks for a page

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 from tests.integration.workers.jobs import run_jobs
-from tests.integration.pages.test_game_words_pages import CYRILLIC, EN, RU, _match
-from tests.integration.pages.forms import sign_up
+from tests.integration.pages.forms import bot_match, sign_up
+from tests.integration.pages.russian import CYRILLIC, EN, RU
 
 
 def _csrf(client, path: str) -> str:
@@ -16,7 +16,7 @@ def _csrf(client, path: str) -> str:
 
 def test_a_stale_move_and_a_finished_match_are_refused_in_the_pages_language(client, fast_bots):
     token = re.search(r"data-new-token>([^<]+)<", sign_up(client, "Rosa")).group(1)
-    path = _match(client, "origins")
+    path = bot_match(client, "origins")
     run_jobs(fast_bots)
     mid = path.rsplit("/", 1)[1]
     legal = client.get(f"/api/matches/{mid}/legal", headers={"Authorization": f"Bearer {token}"}).get_json()
