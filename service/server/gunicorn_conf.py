@@ -5,7 +5,6 @@ service but the connection board it shares with its workers (service/server/acce
 the standard library with gevent first, then builds the app.
 """
 import os
-import resource
 import shutil
 import sys
 import tempfile
