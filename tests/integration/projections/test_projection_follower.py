@@ -1,11 +1,11 @@
 """The projection follower: workers read the partition logs themselves, one projector per partition (leases)."""
 from __future__ import annotations
 
-import json
 import threading
 import time
 
 from tests.invites import create_started
+from tests.integration.projections.projected import row_version
 from tests.waiting import wait_for
 from projections import follower as follower_mod
 from projections.follower import ProjectionFollower, start_follower
@@ -13,16 +13,21 @@ from projections.delivery import catch_up, lagging_partitions
 from projections.leases import Leases
 
 
-def row_version(w, match_id: str) -> int:
-    """The version of a match's summary row (0 when it has none yet)."""
-    raw = w.redis.get(w.store.keys.summary(match_id))
-    return json.loads(raw)["version"] if raw else 0
-
-
 def run_follower(w, owner: str):
     """Start a follower thread on `w`; return (thread, stop event)."""
     stop = threading.Event()
     return start_follower(w.projector, owner, stop, gather_seconds=w.settings.follow_gather_ms / 1000), stop
+
+
+def recorded_claims(monkeypatch) -> list:
+    """Each follower's finished claims (renew, share, take) as (owner, when it ended, partitions then held)."""
+    claims, claim = [], ProjectionFollower.claim
+
+    def recording(self):
+        claim(self)
+        claims.append((self.owner, time.monotonic(), len(self.positions)))
+    monkeypatch.setattr(ProjectionFollower, "claim", recording)
+    return claims
 
 
 def test_a_follower_projects_each_command_without_any_job(wiring):
@@ -79,9 +84,11 @@ def test_two_followers_never_hold_one_partition_and_a_silent_ones_partitions_are
     its leases lapse and the second takes them over from their checkpoints, missing no entry."""
     w = wiring
     monkeypatch.setattr(follower_mod, "RENEW_SECONDS", 0.1)
+    claims = recorded_claims(monkeypatch)
     short = 600
     first = ProjectionFollower(w.projector, "first", threading.Event())
     first.leases.lease_ms = short
+    held_until = time.monotonic() + short / 1000  # the first's leases last at least this long
     first.claim()  # takes every partition, then falls silent: it never reads nor renews
     assert len(first.positions) == w.store.keys.partitions
     mid = create_started(w, "ann", w.games["dice-race"], ["ann", "bob"])
@@ -89,8 +96,9 @@ def test_two_followers_never_hold_one_partition_and_a_silent_ones_partitions_are
     second, stop = run_follower(w, "second")
     second.follower.leases.lease_ms = short
     try:
-        time.sleep(0.3)
-        assert second.follower.positions == {}, "the second took a partition the first still held"
+        wait_for(lambda: sum(owner == "second" for owner, _at, _held in claims) >= 2, 10, "two claims of the second")
+        early = [held for owner, at, held in claims if owner == "second" and at < held_until]
+        assert early and not any(early), "the second took a partition the first still held"
         wait_for(lambda: row_version(w, mid) >= version, 10, "the second follower to take the lapsed leases")
         wait_for(lambda: len(second.follower.positions) == w.store.keys.partitions, 10,
                  "the second to take every partition once the silent one no longer counts as alive")

@@ -3,29 +3,10 @@ refolds only the matches after it, each player starting from their own last earl
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
 
 import projections.ratings as ratings_module
 from projections.ratings import Ratings
-
-GAME = "dice-race"
-
-
-@dataclass
-class Finished:
-    """What the ratings projection reads of a finished match."""
-    id: str
-    players: list
-    result: dict
-    finished_at: str
-    game_id: str = GAME
-    status: str = "finished"
-    extra: dict = field(default_factory=dict)
-
-    def envelopes_since(self, start: int) -> list:
-        """The match's events as the ratings read them: one move of each player, made by the player."""
-        return [{"version": n, "type": "moved", "scope": "game", "actor": p, "data": {}}
-                for n, p in enumerate(self.players, start)]
+from tests.integration.projections.projected import GAME, Finished
 
 
 def season(n: int, seed: int = 3) -> list:

@@ -89,7 +89,7 @@ def test_standings_pages_show_the_projection(wiring, client, make_user):
 
 def test_the_leaderboard_page_goes_fifty_places_at_a_time(wiring, client):
     """With more rated players than fit a page, ?page=2 shows places 51 onwards, with links both ways."""
-    from tests.integration.projections.test_ratings_order import GAME, Finished
+    from tests.integration.projections.projected import GAME, Finished
     pairs = [[f"u{i:02d}a", f"u{i:02d}b"] for i in range(35)]  # 70 players, one two-player match each
     wiring.ratings.record_finished([Finished(f"m{i:02d}", pair, {"winners": [pair[0]]}, f"2026-02-01T00:00:{i:02d}Z")
                                     for i, pair in enumerate(pairs)])

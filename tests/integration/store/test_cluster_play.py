@@ -131,7 +131,7 @@ def test_a_projection_follower_follows_the_partition_logs_of_every_node(cluster_
     key, and brings every match's row, on whichever node it lives, to the match's version."""
     import threading
 
-    from tests.integration.projections.test_projection_follower import row_version
+    from tests.integration.projections.projected import row_version
     from projections.follower import start_follower
     from projections.leases import Leases
     w = cluster_wiring
