@@ -1,12 +1,14 @@
 """Live streams through a Flask test client: an app with ann, bob, eve and a dice race of ann and bob (race_app,
-stop_app), a streamed body read to its end, and its SSE messages (plain, or typed as the browser's stream sends
-them)."""
+stop_app), a wait for open streams to be followed, a streamed body read to its end, and its SSE messages (plain, or
+typed as the browser's stream sends them)."""
 from __future__ import annotations
 
 import dataclasses
 import json
+import time
 
 from tests.invites import start_http
+from tests.waiting import wait_for
 
 
 def race_app(settings, games, **overrides):
@@ -49,6 +51,15 @@ def messages(raw: str) -> list:
                 msg["data"] = json.loads(line[6:])
         out.append(msg)
     return out
+
+
+def streams_followed(w, count: int, timeout: float = 10) -> None:
+    """Wait until `w` holds `count` open streams and its live reader has read the logs since: whatever is appended
+    from then on reaches them."""
+    wait_for(lambda: w.live.open_streams() == count, timeout,
+             lambda: f"{count} open streams, not {w.live.open_streams()}")
+    opened = int(time.time() * 1000)
+    wait_for(lambda: w.live.watermark_ms > opened, timeout, "the live reader to read past the streams' opening")
 
 
 def read_all(response) -> str:

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import time
 
 from domain.engine.hashing import verify_chain
 from service import create_app
@@ -90,7 +89,7 @@ def test_live_streams_follow_the_partition_logs_of_every_node(cluster_wiring):
     import dataclasses
     import threading
 
-    from tests.integration.live.streams import read_all, typed_messages
+    from tests.integration.live.streams import read_all, streams_followed, typed_messages
     w = build(dataclasses.replace(cluster_wiring.settings, stream_lifetime_seconds=1.5), games=cluster_wiring.games)
     client = create_app(wiring=w).test_client()
     users = [client.post("/api/users", json={"name": n}).get_json() for n in ("ann", "bob")]
@@ -114,7 +113,7 @@ def test_live_streams_follow_the_partition_logs_of_every_node(cluster_wiring):
     try:
         for t in readers:
             t.start()
-        time.sleep(0.3)
+        streams_followed(w, 2)
         notes()
         for t in readers:
             t.join()
