@@ -10,6 +10,7 @@ import pytest
 
 from projections.delivery import catch_up
 from tests.integration.live.streams import race_app, read_all, stop_app, typed_messages
+from tests.waiting import wait_for
 
 LIFETIME = 0.8
 
@@ -190,8 +191,9 @@ def test_signing_out_everywhere_ends_the_open_streams(live, monkeypatch):
     ann = headers["ann"]
 
     def revoke_then_move():
+        wait_for(lambda: w.live.open_streams() == 1, LIFETIME, "the stream open")
         assert client.delete("/api/users/me/token", headers=ann).status_code == 204
-        time.sleep(0.3)  # past the check
+        wait_for(lambda: w.live.open_streams() == 0, LIFETIME, "the stream to end at its credential check")
         mover = w.matches.load(mid).active_players()[0]  # ann's token is gone: the move goes in directly
         w.matches.submit(mover, mid, "note", {"text": "after"})
         moved.append(True)
