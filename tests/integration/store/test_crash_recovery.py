@@ -45,7 +45,7 @@ def recorded_apply(self, p, matches, checkpoint, *rest):
     rows = apply(self, p, matches, checkpoint, *rest)
     if rows:
         self.r.rpush("crashtest:applied", *[f"{{row['id']}}:{{row['version']}}" for _prev, row in rows])
-    time.sleep({slow})
+    time.sleep({slow})  # the slowness under test: a kill lands mid-projection, with partitions still behind
     return rows
 
 ProjectionWriter.apply = recorded_apply

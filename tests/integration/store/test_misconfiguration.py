@@ -123,6 +123,7 @@ def test_up_stops_instead_of_restarting_a_child_that_cannot_run_as_configured():
     """A child exiting with EX_CONFIG (its web port taken meanwhile, RQ on a cluster) stops `up`: restarting it
     would only say the same again, for ever; `up` never says it is up."""
     refused = Child("web", [sys.executable, "-c", f"import sys; sys.exit({EX_CONFIG})"], dict(os.environ))
+    # a child that runs on (sleeps) until stopped: `up` must stop it, not wait for it
     steady = Child("worker", [sys.executable, "-c", "import time; time.sleep(60)"], dict(os.environ))
     said = []
     supervisor = Supervisor([refused, steady], poll_seconds=0.05, ready=lambda: said.append("asked") and False)
