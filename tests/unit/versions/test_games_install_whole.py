@@ -4,6 +4,7 @@ recorded, and upgrade-check would call a clean deploy changed."""
 from __future__ import annotations
 
 import fnmatch
+import sys
 import tomllib
 from pathlib import Path
 
@@ -48,7 +49,7 @@ def test_every_file_of_a_game_package_is_installed():
 
 def test_the_check_sees_a_file_that_would_be_left_out(tmp_path, monkeypatch):
     """A frozen version's module is data of its game's package; a stray kind of file is named."""
-    import tests.unit.versions.test_games_install_whole as me
+    me = sys.modules[__name__]  # this module: its ROOT is moved to the scratch tree
     patterns = package_data()
     game = tmp_path / "domain" / "games" / "pile"
     (game / "versions" / "2026.11").mkdir(parents=True)
