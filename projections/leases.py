@@ -1,6 +1,8 @@
 """Per-partition projection leases: one projector (a log follower or a catch-up) per partition at a time."""
 from __future__ import annotations
 
+from redis.cluster import RedisCluster
+
 from service.store.keys import Keys
 
 
@@ -46,7 +48,6 @@ class Leases:
     def renew_many(self, partitions: list) -> list:
         """renew() for each of `partitions`: one pipelined round trip on a plain Redis (a cluster routes each
         script call by its key, one at a time)."""
-        from redis.cluster import RedisCluster
         if isinstance(self.r, RedisCluster):
             return [self.renew(p) for p in partitions]
         pipe = self.r.pipeline(transaction=False)

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import json
 
+from openskill.models import PlackettLuce
+
 from domain.engine.bot_seats import played_by_people
 from domain.engine.timestamps import epoch
 from projections.shadow import shadow
@@ -25,7 +27,6 @@ UNRATED_NO_PERSON = "no person played: bots and stand-ins only"
 
 
 def _model():
-    from openskill.models import PlackettLuce
     return PlackettLuce()
 
 

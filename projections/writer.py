@@ -1,6 +1,8 @@
 """Writes match-list rows, indexes and inboxes to Redis, idempotently and in version order."""
 from __future__ import annotations
 
+from redis.cluster import RedisCluster
+
 from domain.engine.json_codec import compact_json, loads
 from domain.engine.timestamps import epoch
 
@@ -15,7 +17,6 @@ class ProjectionWriter:
     """Applies folded matches to the read models of one store."""
 
     def __init__(self, redis_client, keys):
-        from redis.cluster import RedisCluster
         self.r = redis_client
         self.keys = keys
         self.cluster = isinstance(redis_client, RedisCluster)

@@ -19,11 +19,12 @@ from service.app.users import Users
 from service.config import Settings, from_env
 from service.store.auth_cache import AuthCache
 from service.store.backup_records import BackupRecords, RedisBackupRecords
-from service.store.connections import make_redis, make_stream_redis
+from service.store.connections import make_queue_redis, make_redis, make_stream_redis
 from service.store.events import EventStore
 from service.store.log_feed import RedisLogFeed
 from service.store.mail_marks import RedisMailMarks
 from service.store.presence import Presence
+from service.store.queues import NOTIFICATIONS
 from service.store.user_records import RedisUserRecords
 from service.server.limits import stream_cap
 
@@ -75,10 +76,7 @@ def mail_queue_factory(settings: Settings):
     made: list = []
 
     def factory():
-        from rq import Queue
-
-        from service.store.connections import make_queue_redis
-        from service.store.queues import NOTIFICATIONS
+        from rq import Queue  # RQ loads only in a process that queues a mail (the command line's tools never do)
         if not made:
             made.append(Queue(NOTIFICATIONS, connection=make_queue_redis(settings)))
         return made[0]

@@ -12,14 +12,18 @@ import hashlib
 import logging
 import time
 
+from rq import Retry
+from rq.exceptions import DuplicateJobError, NoSuchJobError
+from rq.job import Job, JobStatus
+
 from domain.bots import choose, information_set
 from domain.engine.bot_seats import bot_level, is_bot
-
 from service.app.errors import AppError
 from service.app.matches import MatchService
 from service.store.keys import Keys
 
 from .context import wiring
+from .orphans import orphan_reason
 from .queues import BOTS, job_id, queue
 
 log = logging.getLogger("turnstream.bots")
@@ -49,8 +53,6 @@ def bots_to_move(match) -> list:
 
 def schedule(changes: list, matches: dict) -> list:
     """Enqueue a bot turn for every bot seat that must act in these changed matches; return the job ids."""
-    from rq import Retry
-    from rq.exceptions import DuplicateJobError
 
     enqueued = []
     for _prev, row in changes:
@@ -77,9 +79,7 @@ def pending_member(match_id: str, player: str, version: int) -> str:
 
 def _job_can_still_run(job, queue_conn) -> bool:
     """True while a bot turn's job is waiting, retrying later, or running on a live worker."""
-    from rq.job import JobStatus
 
-    from .orphans import orphan_reason
 
     waiting = (JobStatus.QUEUED, JobStatus.STARTED, JobStatus.SCHEDULED, JobStatus.DEFERRED)
     return job.get_status(refresh=False) in waiting and orphan_reason(job, queue_conn) is None
@@ -89,8 +89,6 @@ def recover_stalled(matches: MatchService, bot_ms: float, queue_conn, now: float
     """Schedule again every pending bot turn whose job can no longer run (its worker died, it was lost
     from its queue, it failed) while the bot must still act at that version; forget turns that are gone.
     Return the members scheduled again."""
-    from rq.exceptions import NoSuchJobError
-    from rq.job import Job
 
     now = time.time() if now is None else now
     cutoff = now - (bot_ms / 1000.0 + STALL_SECONDS)

@@ -2,8 +2,11 @@
 from __future__ import annotations
 
 import logging
+from functools import partial
 
 from redis.exceptions import RedisError
+
+from . import bot_turns, deadlines, mail, notifications
 
 log = logging.getLogger("turnstream.worker")
 
@@ -13,9 +16,7 @@ def after_projection(changes: list, matches: dict, webhooks: dict | None = None)
     deadline, bot-turn and notification jobs (`webhooks`: {player: has a webhook}, when already read)."""
     if not changes:
         return
-    from functools import partial
 
-    from . import bot_turns, deadlines, mail, notifications
     for follow_up in (deadlines.schedule, bot_turns.schedule, partial(notifications.notify, webhooks=webhooks),
                       mail.notify):
         try:

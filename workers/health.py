@@ -19,6 +19,9 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+
 log = logging.getLogger("turnstream.worker")
 
 
@@ -75,7 +78,6 @@ class WorkerHealth:
 
     def collect(self):
         """Prometheus metric families, read now."""
-        from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
         labels = ["worker", "queues"]
         values = [self.name, ",".join(self.queues)]
         alive, _ = self.live()
@@ -113,7 +115,6 @@ class WorkerHealth:
 
     def metrics_text(self) -> bytes:
         """The Prometheus text exposition of `collect`."""
-        from prometheus_client import CollectorRegistry, generate_latest
         registry = CollectorRegistry(auto_describe=False)
         registry.register(self)
         return generate_latest(registry)
@@ -121,7 +122,6 @@ class WorkerHealth:
 
 def serve(health: WorkerHealth, host: str, port: int) -> ThreadingHTTPServer:
     """Answer /livez, /readyz and /metrics on host:port from a daemon thread; return the server."""
-    from prometheus_client import CONTENT_TYPE_LATEST
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self):  # noqa: N802 (http.server's name)

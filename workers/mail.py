@@ -8,6 +8,8 @@ import logging
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
+from rq.exceptions import DuplicateJobError
+
 from domain.engine.contract import Game
 from domain.engine.text import name as printed
 from domain.engine.timestamps import epoch, format_time, parse_time
@@ -267,7 +269,6 @@ def ensure_digest_scheduled(redis, queue_factory) -> bool:
 
 
 def _schedule_digest(queue_factory, at: datetime) -> None:
-    from rq.exceptions import DuplicateJobError
     try:
         queue_factory().enqueue_at(at, DIGEST_JOB, job_id=f"mail-digest-{at:%Y%m%d%H}", unique=True,
                                           result_ttl=24 * 3600, failure_ttl=7 * 24 * 3600)

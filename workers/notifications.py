@@ -7,17 +7,18 @@ import hmac
 import json
 import logging
 
+from rq import Retry
+
 from domain.engine import platform_events as pe
 from projections.summary import INVITATION, turns_started, waits, waits_started
-
-from .context import wiring
-from .queues import NOTIFICATIONS, queue
 from service.app import installation
 from service.app.webhook_targets import parse_allowlist
 from service.store.keys import Keys
 from service.store.webhook_outcomes import record_webhook
 
-from .webhook_sender import DeliveryFailed, UnsafeTarget, post_json
+from .context import wiring
+from .queues import NOTIFICATIONS, queue
+from .webhook_sender import post_json, DeliveryFailed, UnsafeTarget
 
 log = logging.getLogger("turnstream.notifications")
 JOB = "workers.notifications.deliver"
@@ -65,7 +66,6 @@ def notify(changes: list, matches: dict, webhooks: dict | None = None) -> list:
     """Enqueue one delivery per (user, match, version, kind) for users with a webhook (`matches`: the
     folded matches by id; `webhooks`: {user id: has a webhook} as the caller read them already, if it did);
     return the keys."""
-    from rq import Retry
 
     w = wiring()
     wanted = [(row, user_id, notice) for prev, row in changes

@@ -3,15 +3,31 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import sys
 import threading
 import uuid
 
 from redis.exceptions import RedisError
+from rq import Queue, SimpleWorker, scheduler
+from rq.job import Job
+from rq.registry import StartedJobRegistry
 
+from projections.delivery import catch_up, lagging_partitions
+from projections.follower import BLOCK_MS, start_follower
 from projections.projector import Projector
+from service.app.installation import webhook_secret
 from service.logs import say
+from service.server import gc_policy
+from service.server.web_command import port_problem
+from service.store.connections import (RQ_NEEDS_PLAIN_REDIS, Misconfigured, check_topology, is_cluster_reply,
+                                       make_queue_redis)
 
+from .bot_turns import warm_up
+from .context import wiring
+from .followups import after_projection
+from .health import WorkerHealth, serve
 from .queues import BOTS, MAIN, PROJECTIONS, alive_key
+from .reconciler import reconcile
 
 log = logging.getLogger("turnstream.worker")
 
@@ -20,9 +36,6 @@ def _quiet_scheduler_exit() -> None:
     """RQ's scheduler process logs its crash (one line: service/logs.py) and re-raises, and multiprocessing then
     prints the traceback again, raw, on standard error (once per Redis outage). Exit it with a status instead:
     the worker starts a new scheduler once Redis answers."""
-    import sys
-
-    from rq import scheduler
     if getattr(scheduler.run, "turnstream_quiet", False):
         return
     original = scheduler.run
@@ -58,7 +71,6 @@ def revive_scheduler(worker) -> bool:
 
 def _reconcile_forever(stop: threading.Event, every: float, conn=None, name: str = "",
                        reconciles: bool = True, health=None, current: dict | None = None) -> None:
-    from .reconciler import reconcile
     while not stop.wait(every):
         try:
             if conn is not None:
@@ -97,8 +109,6 @@ def wait_for_redis(conn, stop: threading.Event, first_delay: float = 0.5, max_de
 def resume_interrupted(worker, queues) -> list:
     """After a lost Redis: put the jobs this worker had started back at the front of their queues (they
     are idempotent) and retire the worker's old registration so the same name can register again."""
-    from rq.job import Job
-    from rq.registry import StartedJobRegistry
 
     requeued = []
     for q in queues:
@@ -120,11 +130,8 @@ def resume_interrupted(worker, queues) -> list:
 def drain(projector: Projector, rq_queues, conn, name: str) -> None:
     """Project every partition to the end of its log and run the queued jobs, until neither has work left
     (a job's commands are projected, and the projection's follow-ups run, before the drain ends)."""
-    from rq import SimpleWorker
 
-    from projections.delivery import catch_up, lagging_partitions
 
-    from .followups import after_projection
     while True:
         for p in range(projector.keys.partitions):
             catch_up(projector, p, owner=name, followups=after_projection)
@@ -153,10 +160,7 @@ def _counting(worker_class, health):
 def _health_server(settings, name: str, queues, host: str, port: int):
     """The worker's /livez, /readyz and /metrics (workers/health.py) on host:port; Misconfigured when it cannot
     listen there."""
-    from service.server.web_command import port_problem
-    from service.store.connections import Misconfigured
 
-    from .health import WorkerHealth, serve
     health = WorkerHealth(name, queues, settings.reconcile_seconds)
     try:
         return health, serve(health, host, port)
@@ -170,13 +174,8 @@ def run_worker(settings, burst: bool = False, name: str | None = None, queues=MA
     """Serve `queues` until stopped: follow the partition logs (the projections role) and run the RQ jobs
     (SimpleWorker: no fork per job); burst=True drains both and exits. A lost Redis (a restart, a failover)
     is ridden out: the worker waits for it with backoff and serves again, instead of dying on the error."""
-    from rq import Queue, SimpleWorker
 
-    from service.store.connections import RQ_NEEDS_PLAIN_REDIS, Misconfigured, check_topology, is_cluster_reply
-    from service.store.connections import make_queue_redis
 
-    from .context import wiring
-    from .followups import after_projection
 
     check_topology(settings, queues=True)  # Misconfigured: said in one line by the command, exit non-zero
     conn = make_queue_redis(settings)
@@ -187,12 +186,9 @@ def run_worker(settings, burst: bool = False, name: str | None = None, queues=MA
         drain(wiring().projector, rq_queues, conn, name)
         return
     if BOTS in queues:
-        from .bot_turns import warm_up
         warm_up()  # imports and wiring before the first bot turn, not during it
-    from service.server import gc_policy
     _quiet_scheduler_exit()
     with contextlib.suppress(RedisError):  # the installation's webhook key exists from the first start on
-        from service.app.installation import webhook_secret
         webhook_secret(settings, wiring().redis)
     gc_policy.install(settings.gc_sweep_seconds)  # the follower's batches and bot turns: no long pauses
     health, server = (None, None) if health_port is None else \
@@ -204,7 +200,6 @@ def run_worker(settings, burst: bool = False, name: str | None = None, queues=MA
                      name="reconciler" if projects else "alive", daemon=True).start()
     follower = None
     if projects:
-        from projections.follower import start_follower
         follower = start_follower(wiring().projector, name, stop, cluster=bool(settings.redis_cluster),
                                   gather_seconds=settings.follow_gather_ms / 1000, followups=after_projection)
         if health is not None:
@@ -244,7 +239,6 @@ def run_worker(settings, burst: bool = False, name: str | None = None, queues=MA
         if server is not None:
             server.shutdown()
         if follower is not None:
-            from projections.follower import BLOCK_MS
             follower.join(BLOCK_MS / 1000 + 2)  # it gives its leases up as it ends
         with contextlib.suppress(RedisError):
             conn.delete(alive_key(name))

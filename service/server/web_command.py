@@ -1,6 +1,8 @@
 """The command line that starts the production web server (gunicorn + gevent, service/server/gunicorn_conf.py)."""
 from __future__ import annotations
 
+import errno
+import socket
 import sys
 from pathlib import Path
 
@@ -20,8 +22,6 @@ def port_problem(host: str, port: int) -> str | None:
     """Why the web server could not listen on host:port (another server has the port, the host is not this
     machine's, the port needs privileges), in one line; None when it can. Checked as gunicorn binds: with
     SO_REUSEADDR, so a port left in TIME_WAIT by a server that just stopped is free."""
-    import errno
-    import socket
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except socket.gaierror as exc:

@@ -243,8 +243,6 @@ def test_the_import_comment_check_tells_explained_from_bare():
     assert unexplained_imports(source) == [10, 14]
 
 
-@pytest.mark.xfail(strict=False,
-                   reason="issue 39: workers/, projections/, bootstrap.py and web_command.py still have bare ones")
 def test_every_import_inside_a_function_says_why():
     """An import inside a function carries a comment saying why it is not at the top (the command line's start-up
     cost, an optional dependency, a heavy module one path alone uses)."""
