@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 import shutil
 import socket
 import subprocess
@@ -28,10 +29,26 @@ def find_redis_server() -> str:
 
 
 def free_port() -> int:
-    """An unused TCP port on loopback."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """An unused TCP port on loopback, below the kernel's range for outgoing connections: a server restarted on it
+    (a crash or failover) never finds it taken by some client's connection meanwhile."""
+    low = _ephemeral_low()
+    for _ in range(200):
+        port = random.randrange(10_000, low) if low > 11_000 else 0
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return s.getsockname()[1]
+    raise RuntimeError("no free TCP port on loopback")
+
+
+def _ephemeral_low() -> int:
+    """The first port the kernel hands to outgoing connections (32768 where it cannot be read)."""
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
 
 
 class EmbeddedRedis:
@@ -73,12 +90,19 @@ class EmbeddedRedis:
         raise RuntimeError(f"redis-server did not answer on port {self.port} within {timeout} s")
 
     def _answers_ping(self) -> bool:
-        """True when the server answers PING on its port."""
+        """True when this server, not another that holds the port, answers on its port (INFO's process id)."""
         try:
             with socket.create_connection(("127.0.0.1", self.port), timeout=0.2) as s:
-                s.sendall(b"PING\r\n")
-                return s.recv(64).startswith(b"+PONG")
-        except OSError:
+                s.sendall(b"INFO server\r\n")
+                reply = b""
+                while b"process_id:" not in reply or not reply.split(b"process_id:", 1)[1].count(b"\r\n"):
+                    chunk = s.recv(4096)
+                    if not chunk:
+                        return False
+                    reply += chunk
+                pid = reply.split(b"process_id:", 1)[1].split(b"\r\n", 1)[0]
+                return int(pid) == self.proc.pid
+        except (OSError, ValueError):
             return False
 
     def stop(self, timeout: float = 10.0) -> None:
