@@ -161,8 +161,6 @@ def post_worker_init(worker):
         raise SystemExit(3) from None
     install()
     from service.server.limits import open_files, stream_cap  # (the same: in the worker only)
-    worker.log.info("web worker %s: up to %d live streams (TURNSTREAM_STREAMS_PER_PROCESS %d, %d open files)",
-                    worker.pid, stream_cap(settings.streams_per_process), settings.streams_per_process, open_files())
     count = None
     if BALANCE:
         from service.server import accept_balance  # (the same: in the worker only)
@@ -171,6 +169,9 @@ def post_worker_init(worker):
         from service.server import stream_parking  # (the same: in the worker only)
         stream_parking.install(count)
     gc_policy.install(settings.gc_sweep_seconds, on_pause=metrics.observe_gc_pause)
+    # logged last: the line says the worker is ready (its balance and stream parking installed)
+    worker.log.info("web worker %s: up to %d live streams (TURNSTREAM_STREAMS_PER_PROCESS %d, %d open files)",
+                    worker.pid, stream_cap(settings.streams_per_process), settings.streams_per_process, open_files())
 
     def end_streams_on_stop():
         while worker.alive:

@@ -79,6 +79,10 @@ def test_a_burst_of_keep_alive_connections_is_spread_over_the_workers(redis_url,
         wait_http(f"http://127.0.0.1:{port}/healthz", timeout=60)
         for round_ in range(2):
             workers = wait_for(lambda: two_workers(proc.pid), 30, "gunicorn's two workers", interval=0.1)
+            ready = lambda: all(f"web worker {pid}: up to" in (tmp_path / "gunicorn.log").read_text()  # noqa: E731
+                                for pid in workers)
+            wait_for(ready, 30, "both workers ready (each logs its stream cap last, once its balance is installed)",
+                     interval=0.1)
             wait_http(f"http://127.0.0.1:{port}/healthz", timeout=30)
             wait_for(lambda: not connections_per_worker(workers, port), 10, "the probe's connection closed",
                      interval=0.05)
