@@ -8,6 +8,7 @@ import http.client
 import json
 import multiprocessing
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -17,7 +18,7 @@ from urllib.parse import urlsplit
 from service.bootstrap import build
 from service.cli.bench import common, http as bench_http
 from service.cli.bench.common import progress
-from service.cli.bench.http import Client, LoadGenerator
+from service.cli.bench.http import LoadGenerator, Request
 from service.config import Settings
 from service.server.embedded_redis import free_port
 
@@ -96,17 +97,17 @@ class VersusLoad(LoadGenerator):
         """A client's request loop; `peer` sends the peer's note move on the client's own match."""
         if kind != "peer":
             return super().play(kind, index)
-        client = Client(self.port)
         match_id, player, credentials = self.peer[index]
         path = f"/games/{PEER_GAME}/{match_id}/move"
 
-        def one():
+        def moved(_body):  # the peer refuses a stale stateID: the next one is ours
+            self.peer_state[index] += 1
+
+        def next_move():
             body = json.dumps({"playerID": player, "credentials": credentials, "stateID": self.peer_state[index],
                                "move": "note", "args": ["bench"]}).encode()
-            client.call("POST", path, "", body, 200)  # the peer refuses a stale stateID: the next one is ours
-            self.peer_state[index] += 1
-            return True
-        return one, lambda: None
+            return Request("POST", path, "", body, 200, moved)
+        return next_move, lambda: None
 
 
 def _load_main(ports: dict, sets: dict, peer: list, cpu_pids: dict, orders, answers) -> None:
@@ -128,15 +129,32 @@ def _load_main(ports: dict, sets: dict, peer: list, cpu_pids: dict, orders, answ
 def baseline_server(w, url: str, root: Path, workers: int) -> tuple[subprocess.Popen, int]:
     """The production server of the checkout at `root` (an earlier build), on the same Redis."""
     port = free_port()
-    cmd = [sys.executable, "-m", "gunicorn", "-c", str(root / "service" / "server" / "gunicorn_conf.py")]
+    cmd = [sys.executable, "-m", "gunicorn", "-c", str(root / _gunicorn_conf(root))]
     cmd += (["--workers", str(workers)] if workers else []) + ["--bind", f"127.0.0.1:{port}", "--log-level",
-                                                               "warning", bench_http.APP]
+                                                               "warning", _bench_app(root)]
     env = dict(common.bench_env(w, url), TURNSTREAM_BIND=f"127.0.0.1:{port}", TURNSTREAM_ACCESS_LOG="",
                PYTHONPATH=str(root))
     proc = subprocess.Popen(cmd, env=env, cwd=str(root), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             start_new_session=True)
     bench_http.wait_healthy(proc, port)
     return proc, port
+
+
+def _gunicorn_conf(root: Path) -> str:
+    """The gunicorn configuration named by the web line of the checkout's Procfile (it moved between builds)."""
+    web = next((line for line in (root / "Procfile").read_text().splitlines() if line.startswith("web:")), "")
+    found = re.search(r"-c\s+(\S+)", web)
+    if not found:
+        raise RuntimeError(f"{root / 'Procfile'}: no web line with a gunicorn -c configuration")
+    return found.group(1)
+
+
+def _bench_app(root: Path) -> str:
+    """The bench's app factory in the checkout at `root` (its module moved between builds)."""
+    for module in ("service/cli/bench/http.py", "service/benchmarks/http.py"):
+        if "def bench_app(" in ((root / module).read_text() if (root / module).exists() else ""):
+            return module[:-3].replace("/", ".") + ":bench_app()"
+    raise RuntimeError(f"{root}: no bench_app() in service/cli/bench/http.py or service/benchmarks/http.py")
 
 
 def plan(args) -> list:
