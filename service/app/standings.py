@@ -2,15 +2,10 @@
 (sentences are `Text`: the pages say them in the reader's language, service/web/game_words.py)."""
 from __future__ import annotations
 
-from domain.engine.text import N_, T, Text, joined
+from domain.engine.text import T, joined
 
 BREAKDOWN_KEYS = ("breakdown", "details")  # where the games put a per-player score breakdown
 SCORE_KEYS = ("vp", "score")  # a details column by one of these names may be the score itself
-REASONS = {"draw_pile_empty": N_("the draw pile ran out"), "round_limit": N_("the last round was played"),
-           "target": N_("a player reached the target"),
-           "vp_target": N_("a player reached the victory point target"), "conceded": N_("a player conceded"),
-           "max_rounds": N_("the last round was played"), "net_worth": N_("a player reached the net worth target"),
-           "gold_exhausted": N_("the gold of the district cards ran out"), "rounds": N_("the last round was played")}
 
 
 def names_sentence(names: list) -> str:
@@ -31,15 +26,6 @@ def winners_sentence(winners: list, names: dict) -> str:
     return T("{winners} won (a shared victory).", winners=names_sentence(people))
 
 
-def reason_text(result: dict) -> str | None:
-    """Why the match ended, in words, when the game says."""
-    reason = result.get("reason")
-    if not reason:
-        return None
-    known = REASONS.get(reason)
-    return T(known) if known else Text(str(reason).replace("_", " "))
-
-
 def _label(key: str) -> str:
     return key.upper() if len(key) <= 2 else key.replace("_", " ").capitalize()
 
@@ -51,7 +37,8 @@ def column_keys(breakdown: dict) -> list:
 
 
 def standings(result: dict | None, players: list, names: dict, column_order=column_keys) -> dict | None:
-    """{"sentence", "reason", "columns", "keys", "rows": [{rank, player, name, winner, score, parts}]}, best first.
+    """{"sentence", "columns", "keys", "rows": [{rank, player, name, winner, score, parts}]}, best first (why the
+    match ended is the game's own words: the match page adds it, service/web/pages/game_over.py).
 
     `column_order(breakdown) -> keys` names the breakdown's columns in order; in details that are not a sum (no
     "total"), a column equal to the score for every player (Uchronia's "vp") is left out."""
@@ -77,7 +64,7 @@ def standings(result: dict | None, players: list, names: dict, column_order=colu
         rows.append({"rank": rank, "player": player, "name": names.get(player, player), "winner": player in winners,
                      "conceded": player in conceded,
                      "score": scores.get(player), "parts": [parts.get(c) for c in columns]})
-    return {"sentence": winners_sentence(winners, names), "reason": reason_text(result),
+    return {"sentence": winners_sentence(winners, names),
             "columns": [_label(c) for c in columns], "keys": columns, "rows": rows}
 
 

@@ -17,7 +17,7 @@ from domain.engine.errors import RuleViolation
 from domain.engine.text import NAME, NT, T, Text, joined, name, name_key
 from domain.games import GAME_PACKAGES, load_games
 from service.app.move_log import describe as log_sentence
-from service.app.standings import reason_text, winners_sentence
+from service.app.standings import winners_sentence
 from service.web.game_words import TRANSLATIONS, names, names_file, render
 
 PO = TRANSLATIONS / "ru/LC_MESSAGES/games.po"
@@ -81,7 +81,8 @@ def game_texts(game) -> dict:
                     _pick([game.describe(event, who)], "describe", found)
                     state = game.evolve(state, copy.deepcopy(event))
             result = game.result(state) or {}
-            _pick([t for t in (reason_text(result), winners_sentence(result.get("winners") or [], {})) if t],
+            own_reason = getattr(game.table.words, "REASONS", {}).get(result.get("reason"))  # what the page says
+            _pick([t for t in (own_reason and T(own_reason), winners_sentence(result.get("winners") or [], {})) if t],
                   "standings", found)
     return found
 
@@ -136,12 +137,11 @@ def test_a_text_is_its_english_and_says_russian_with_player_names_as_written():
     assert render(listed, "ru") == "Никто не победил. и Rosa"
 
 
-def test_the_platform_log_and_reasons_are_russian():
+def test_the_platform_log_and_standings_are_russian():
     env = {"scope": "platform", "type": "player_conceded", "data": {"player": "u1"}, "actor": "u1"}
     said = log_sentence(None, env, lambda pid: "Tomas")
     assert said == "Tomas conceded"
     assert render(said, "ru") == "Tomas сдаётся"
-    assert render(reason_text({"reason": "round_limit"}), "ru") == "сыгран последний раунд"
     assert render(winners_sentence(["a", "b"], {"a": "Rosa", "b": "Tomas"}), "ru") == \
         "Победа: Rosa и Tomas (общая победа)."
 
