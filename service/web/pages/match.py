@@ -31,22 +31,38 @@ def _viewer(match) -> str | None:
 @bp.get("/matches/<match_id>")
 def match_page(match_id):
     """The match page: board, legal actions, log, replay slider, take-back and dispute controls."""
+    try:
+        return render_match(match_id)
+    except (ApiError, AppError) as exc:
+        exc = api_error(exc)
+        return error_page(exc.status, page_refusal(exc, MATCH_REFUSALS))
+
+
+def refused_sign_in(match_id: str, refusal: str, status: int):
+    """The match page again after its sign-in form was refused, `refusal` shown at that form; None when there is
+    no such match."""
+    try:
+        return render_match(match_id, refusal, status)
+    except (ApiError, AppError):
+        return None
+
+
+def render_match(match_id: str, sign_in_refusal: str | None = None, status: int = 200):
+    """The match page (a refused sign-in's words shown at its sign-in form, with that refusal's status)."""
     w = wiring()
     user = page_user()
     seen = SeenVersions(w.redis).get(user["id"], match_id) if user else None  # "new" is the same on every browser
+    back = {"here": f"/matches/{match_id}"} if sign_in_refusal else {}  # the language switch returns to the match
 
     def render(match):  # under the match's lock: a command applying meanwhile cannot tear the page
         viewer = _viewer(match)
         sections = live_sections(w, match, viewer, user["csrf"] if user else "")
         return render_template("match.html", user=user, match=match, viewer=viewer, sections=sections,
                                title=match.game.title, login_csrf=login_csrf(), seen_version=seen,
-                               can_join=bool(user and match.status == "open" and not viewer))
+                               can_join=bool(user and match.status == "open" and not viewer),
+                               sign_in_refusal=sign_in_refusal, **back), status
 
-    try:
-        return w.matches.read(match_id, render)
-    except (ApiError, AppError) as exc:
-        exc = api_error(exc)
-        return error_page(exc.status, page_refusal(exc, MATCH_REFUSALS))
+    return w.matches.read(match_id, render)
 
 
 @bp.get("/matches/<match_id>/live")

@@ -1,5 +1,5 @@
 """Signing up and in with a token, the new player's token shown once, a new token, signing out (a refusal shows the
-lobby with its error)."""
+lobby with its error; a refused sign-in from a match page shows that page again)."""
 from __future__ import annotations
 
 from flask import make_response, redirect, render_template, request
@@ -14,6 +14,7 @@ from service.web.errors import ApiError, api_error
 from service.web.http import wiring
 from service.web.i18n import choose_language
 from service.web.pages.lobby import kept_form, lobby
+from service.web.pages.match import refused_sign_in
 from service.web.pages.refusal_words import page_refusal
 from service.web.pages.site import bp
 from service.web.sessions import SESSION_COOKIE
@@ -83,11 +84,19 @@ def signin():
         check_login_csrf()
         user = wiring().users.authenticate((request.form.get("token") or "").strip())
     except (ApiError, AppError) as exc:
-        exc = api_error(exc)
-        return lobby(page_refusal(exc, SIGN_IN_REFUSALS), exc.status)
+        return sign_in_refused(api_error(exc))
     session_id, _csrf = sessions().create(user["id"], "token", request.user_agent.string)
     back = return_path(request.form.get("next"))  # signed in from a match page: back to it
     return set_session_cookie(redirect(back or "/", 303), session_id)
+
+
+def sign_in_refused(exc: ApiError):
+    """A refused sign-in: the match page it was sent from (a `next` return_path allows), showing the refusal at its
+    form, so the player keeps the match they came for; else the lobby."""
+    refusal = page_refusal(exc, SIGN_IN_REFUSALS)
+    back = return_path(request.form.get("next"))
+    page = refused_sign_in(back.removeprefix("/matches/"), refusal, exc.status) if back else None
+    return page or lobby(refusal, exc.status)
 
 
 @bp.post("/signout")

@@ -1,9 +1,9 @@
 """Every target a thumb presses on a 390 px phone is at least 44 px, on each game's match page in English and
 Russian: buttons, the header's and other links on their own, board places to act on (Uchronia's card chips);
 during an open dispute the vote buttons lead the actions card (not screens below it); a signed-out visitor of a
-match page is offered sign-in there, and the pages it leads to (the mail's notice, the limit's page, the new
-token's page with the way back) are in the page's language with 44 px targets. Screenshots at 390 and 1280 px in
-both languages."""
+match page is offered sign-in there (a mistyped token is refused on that match page, not the lobby), and the pages
+it leads to (the mail's notice, the limit's page, the new token's page with the way back) are in the page's
+language with 44 px targets. Screenshots at 390 and 1280 px in both languages."""
 from __future__ import annotations
 
 import random
@@ -11,13 +11,14 @@ import random
 import pytest
 
 from tests.e2e import browser_kit
-from tests.e2e.browser_kit import browser, context_at, open_match, screenshot  # noqa: F401 (browser: fixture)
+from tests.e2e.browser_kit import browser, context_at, open_match, screenshot, shoot  # noqa: F401 (browser: fixture)
 from tests.e2e.browser.sites import started
 from tests.e2e.processes import Api
 
 # a sign-in mail asked in each language, then the limit
 pytestmark = [pytest.mark.browser, pytest.mark.site(env={"TURNSTREAM_SIGNIN_RATE_LIMIT": "2/hour"})]
 ARTIFACTS = browser_kit.ARTIFACTS / "phone-targets"
+MISTYPED = {"en": "the token is not valid", "ru": "Такой токен не подходит: проверьте его и попробуйте снова."}
 GAMES = ("uchronia", "merchant-of-venus", "ti4-exploration", "origins")
 # what a thumb presses: links, controls, and the board's places to act on (a board term explains itself on tap
 # but is no target of its own: the terms' list below the board is)
@@ -111,6 +112,13 @@ def test_a_signed_out_phone_is_offered_sign_in_on_the_match_page(browser, site, 
         assert page.is_visible("[data-sign-in-to-play] input[name=email]")
         assert page.evaluate(SMALL, TARGETS) == []
         screenshot(page, f"signed-out-{lang}", ARTIFACTS, full_page=False)
+        page.fill("[data-sign-in-to-play] input[name=token]", site["bob"]["token"][:-1])
+        page.click("[data-sign-in-token] button[type=submit]")
+        refusal = page.wait_for_selector("[data-sign-in-to-play] [data-sign-in-refusal]")
+        assert refusal.inner_text() == MISTYPED[lang] and refusal.is_visible()
+        assert page.get_attribute("body", "data-match-id") == site["matches"]["uchronia"]
+        assert page.evaluate(SMALL, TARGETS) == []
+        shoot(page, f"sign-in-refused-{lang}", ARTIFACTS)
         page.fill("[data-sign-in-to-play] input[name=token]", site["bob"]["token"])
         page.click("[data-sign-in-token] button[type=submit]")
         page.wait_for_url(f"**/matches/{site['matches']['uchronia']}")
