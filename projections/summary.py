@@ -43,17 +43,31 @@ def waits(row: dict) -> dict:
     return {p: TURN for p in row.get("active_players", [])}
 
 
+def waited_for(row: dict | None) -> dict:
+    """{player: reason} of a row's waits (rows written before `waiting_for` existed: every wait a turn)."""
+    row = row or {}
+    return row["waiting_for"] if "waiting_for" in row else {p: TURN for p in row.get("waiting", {})}
+
+
+def clock(row: dict, player: str, reason: str) -> str:
+    """Which clock `player`'s wait in `row` runs on: their turn's while they are to move (a rules vote asked of
+    them meanwhile does not start another), else the reason's own."""
+    if reason == RULES_VOTE and player in row.get("active_players", []):
+        return TURN
+    return reason
+
+
 def waiting(previous: dict | None, row: dict, at: str, last_acted: dict | None = None) -> dict:
     """{player: waiting_since} for the players who must act in `row`: an earlier start time is kept
-    unless the player has acted since or now waits for something else (then the wait starts at `at`)."""
+    unless the player has acted since or now waits on another clock (then the wait starts at `at`)."""
     before = (previous or {}).get("waiting", {})
-    reasons_before = (previous or {}).get("waiting_for", {p: TURN for p in before})
+    reasons_before = waited_for(previous)
     acted = last_acted or {}
     out = {}
     for p, reason in waits(row).items():
         since = before.get(p)
-        kept = since is not None and reasons_before.get(p) == reason and acted.get(p, "") <= since
-        out[p] = since if kept else at
+        same = p in reasons_before and clock(previous, p, reasons_before[p]) == clock(row, p, reason)
+        out[p] = since if since is not None and same and acted.get(p, "") <= since else at
     return out
 
 
@@ -73,15 +87,21 @@ def last_actions(envelopes, players, lookback: int = 500) -> dict:
 
 
 def waits_started(previous: dict | None, row: dict) -> dict:
-    """{player: waiting_since} for every wait (turn, invitation, dispute or rules vote) begun between two rows."""
+    """{player: waiting_since} for every wait (turn, invitation, dispute or rules vote) begun between two rows, and
+    for a player to move whose reason changed on the same clock (asked to vote on rules, or back to the move)."""
     was = (previous or {}).get("waiting", {})
-    return {p: since for p, since in row.get("waiting", {}).items() if was.get(p) != since}
+    reasons_before, reasons = waited_for(previous), waited_for(row)
+    return {p: since for p, since in row.get("waiting", {}).items()
+            if was.get(p) != since or reasons_before.get(p) != reasons.get(p)}
 
 
 def turns_started(previous: dict | None, row: dict) -> dict:
-    """{player: waiting_since} for the players whose turn began between two rows of a match."""
+    """{player: waiting_since} for the players whose turn began between two rows of a match (a turn begun while a
+    rules vote is asked of the player counts; the vote's end, on the same clock, does not)."""
+    was = (previous or {}).get("waiting", {})
     reasons = waits(row)
-    return {p: since for p, since in waits_started(previous, row).items() if reasons.get(p) == TURN}
+    return {p: since for p, since in row.get("waiting", {}).items()
+            if was.get(p) != since and clock(row, p, reasons.get(p)) == TURN}
 
 
 def inbox_changes(previous: dict | None, row: dict) -> tuple[dict, list]:
