@@ -30,6 +30,7 @@ TRAIT_MARK = {"cultural": "✦", "hazardous": "⚠", "industrial": "⚙"}  # sym
 SEAT_MARK = ["●", "■", "▲", "◆"]  # a seat's shape besides its colour (the legend names the player)
 FRONTIER_MARK, ION_MARK = "⚑", "ϟ"
 PANEL_H = 150
+GROUND_Y, GROUND_H = 52, 16  # the ground forces' row: its centre below a hex's centre, its pills' height
 
 WORDS = {  # words from the game's data the board shows in the page's language (others as they come)
     "red": _l("red"), "blue": _l("blue"), "green": _l("green"), "yellow": _l("yellow"),
@@ -94,12 +95,40 @@ def _short_planet(pid: str, sid: str) -> str:
     return full[len(system):].strip(" -") or full if full.startswith(system) else full
 
 
-def _badge(x, y, seat: int, label: str) -> str:
-    """A seat-coloured pill with the seat's symbol and a count."""
+def _badge(x, y, seat: int, label: str, height: float = 18) -> str:
+    """A seat-coloured pill centred on (x, y) with the seat's symbol and a count."""
     col = COLOURS[seat % len(COLOURS)] if seat >= 0 else NEUTRAL
-    w = 12 + 7.5 * len(label)
-    return (f'<rect data-mark="" x="{x - w / 2:.1f}" y="{y - 13:.1f}" width="{w:.1f}" height="18" rx="9" fill="{col}" stroke="#000"/>'
-            + text(x, y + 1, label, 12, ink(col), "middle", "bold"))
+    w = _pill_width(label, height)
+    return (f'<rect data-mark="" x="{x - w / 2:.1f}" y="{y - height / 2:.1f}" width="{w:.1f}" height="{height}" '
+            f'rx="{height / 2}" fill="{col}" stroke="#000"/>' + text(x, y + 4.5, label, 12, ink(col), "middle", "bold"))
+
+
+def _pill_width(label: str, height: float) -> float:
+    """A pill's width for its label: a fleet's (18 px high) roomier, a ground force's (16 px) compact."""
+    return 12 + 7.5 * len(label) if height >= 18 else 10 + 7 * len(label)
+
+
+def _inside_half_width(dy: float) -> float:
+    """Half the width of a hex's inside at `dy` from its centre (pointy top), less a margin for its stroke."""
+    r = HEX - 2
+    return math.sqrt(3) / 2 * r * min(1.0, (r - abs(dy)) / (r / 2)) - 4
+
+
+def _spread(wants: list, widths: list, half: float, gap: float = 3) -> list:
+    """Centres, near `wants` (left to right) and in order, for boxes of `widths` apart by `gap` and inside the band
+    [-half, half]; a row wider than the band is centred on it."""
+    total = sum(widths) + gap * (len(widths) - 1)
+    if total > 2 * half:
+        half = total / 2
+    xs = []
+    for i, (want, w) in enumerate(zip(wants, widths)):
+        left = xs[-1] + widths[i - 1] / 2 + gap if xs else -half
+        xs.append(max(want, left + w / 2))
+    right = half
+    for i in reversed(range(len(xs))):
+        xs[i] = min(xs[i], right - widths[i] / 2)
+        right = xs[i] - widths[i] / 2 - gap
+    return xs
 
 
 def _system(sid: str, sys_: dict, view: dict, seats: dict, ox: float, oy: float, viewer=None) -> list:
@@ -133,12 +162,31 @@ def _system(sid: str, sys_: dict, view: dict, seats: dict, ox: float, oy: float,
         words = _("%(player)s: %(ships)s ships, %(forces)s ground forces in space", player=pid,
                   ships=ships.get(pid, 0), forces=forces.get(pid, 0))
         out.append(f'<g class="term" data-term="fleet" data-tip="{e(words)}"><title>{e(words)}</title>'
-                   f'{_badge(x, cy - 42 + (i % 2) * 0, seats.get(pid, -1), label)}</g>')
+                   f'{_badge(x, cy - 46, seats.get(pid, -1), label)}</g>')
     planets = _dict(view.get("planets"))
     names = [p for p in _list(sys_.get("planets")) if p in planets]
-    for i, pid in enumerate(names):
-        px = cx + (i - (len(names) - 1) / 2) * 52
+    xs = [cx + (i - (len(names) - 1) / 2) * 52 for i in range(len(names))]
+    for pid, px in zip(names, xs):
         out += _planet(pid, sid, _dict(planets.get(pid)), seats, px, cy + 4)
+    return out + _ground_forces(names, xs, planets, seats, cx, cy)
+
+
+def _ground_forces(names: list, xs: list, planets: dict, seats: dict, cx: float, cy: float) -> list:
+    """Each planet's ground forces as pills in one row under the planets' names, each under its planet as far as
+    the hex allows: the row stays inside the hex, off the names of the systems below (drawn in their tops)."""
+    pills = []
+    for pid, px in zip(names, xs):
+        forces = sorted(_dict(_dict(planets.get(pid)).get("ground_forces")).items(), key=lambda kv: str(kv[0]))
+        for j, (owner_id, n) in enumerate(forces):
+            label = f"{seat_mark(seats.get(owner_id, 0))}{n}"
+            pills.append((px + (j - (len(forces) - 1) / 2) * 26, label, owner_id, n, pid))
+    widths = [_pill_width(p[1], GROUND_H) for p in pills]
+    centres = _spread([p[0] - cx for p in pills], widths, _inside_half_width(GROUND_Y + GROUND_H / 2))
+    out = []
+    for (_want, label, owner_id, n, pid), x in zip(pills, centres):
+        words = _("%(player)s: %(n)s ground forces on %(planet)s", player=owner_id, n=n, planet=title(pid))
+        out.append(f'<g class="term" data-term="ground-forces" data-tip="{e(words)}"><title>{e(words)}</title>'
+                   f'{_badge(cx + x, cy + GROUND_Y, seats.get(owner_id, -1), label, GROUND_H)}</g>')
     return out
 
 
@@ -165,10 +213,6 @@ def _planet(pid: str, sid: str, planet: dict, seats: dict, px: float, py: float)
         out.append(svg_term("attachment", f'<rect data-mark="" x="{px + 14:.1f}" y="{py - 34:.1f}" width="16" '
                             f'height="16" fill="#f0c040"/>' + text(px + 22, py - 21, len(attachments), 12, "#000000",
                                                                    "middle", "bold")))
-    for j, (owner_id, n) in enumerate(sorted(_dict(planet.get("ground_forces")).items(), key=lambda kv: str(kv[0]))):
-        words = _("%(player)s: %(n)s ground forces on %(planet)s", player=owner_id, n=n, planet=title(pid))
-        out.append(f'<g class="term" data-term="ground-forces" data-tip="{e(words)}"><title>{e(words)}</title>'
-                   f'{_badge(px - 14 + 28 * j, py + 58, seats.get(owner_id, -1), f"{seat_mark(seats.get(owner_id, 0))}{n}")}</g>')
     return out
 
 
