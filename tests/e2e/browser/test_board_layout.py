@@ -62,6 +62,16 @@ def test_three_ships_on_one_square_cover_nothing(browser):
     assert problems == []
 
 
+def test_a_third_seats_markers_cover_no_system_name_in_russian(browser):
+    """TI4 with three players, in Russian (the longest names): the third seat's ground forces and fleets, drawn
+    under their planets, cover no name of the systems below."""
+    problems = []
+    for label, html in boards("ti4-exploration", "ru", seed=6, steps=90, every=30, players=3):
+        for width in WIDTHS:
+            problems += _check(browser, label, html, "ru", width)
+    assert problems == []
+
+
 @pytest.mark.parametrize("game_id", ["merchant-of-venus", "ti4-exploration"])
 def test_a_map_opens_on_the_players_own_piece_on_a_phone(browser, game_id):
     """The map pans inside its frame at 390 px and opens with the viewer's ship or home system in view."""
