@@ -5,6 +5,11 @@
   var matchId = body.dataset.matchId;
   if (!matchId) { return; }
   var csrf = body.dataset.csrf || "";
+  // a refused sign-in answers the form's POST with this page: its address becomes the match's, so a reload or a
+  // shared link reads the match instead of sending the form again
+  if (location.pathname === "/signin" && document.querySelector("[data-sign-in-refusal]") && window.history.replaceState) {
+    window.history.replaceState(null, "", "/matches/" + encodeURIComponent(matchId));
+  }
   var versionEl = document.getElementById("match-version");
   var boardEl = document.getElementById("board");
   var slider = document.getElementById("replay-slider");

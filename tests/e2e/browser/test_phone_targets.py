@@ -117,11 +117,12 @@ def test_a_signed_out_phone_is_offered_sign_in_on_the_match_page(browser, site, 
         refusal = page.wait_for_selector("[data-sign-in-to-play] [data-sign-in-refusal]")
         assert refusal.inner_text() == MISTYPED[lang] and refusal.is_visible()
         assert page.get_attribute("body", "data-match-id") == site["matches"]["uchronia"]
+        page.wait_for_url(f"**/matches/{site['matches']['uchronia']}")  # its address: a reload reads the match
         assert page.evaluate(SMALL, TARGETS) == []
         shoot(page, f"sign-in-refused-{lang}", ARTIFACTS)
         page.fill("[data-sign-in-to-play] input[name=token]", site["bob"]["token"])
-        page.click("[data-sign-in-token] button[type=submit]")
-        page.wait_for_url(f"**/matches/{site['matches']['uchronia']}")
+        with page.expect_navigation(url=f"**/matches/{site['matches']['uchronia']}"):
+            page.click("[data-sign-in-token] button[type=submit]")
         page.wait_for_selector("#live-indicator.on")
         assert page.get_attribute("body", "data-viewer") == site["bob"]["id"]
         page.set_viewport_size({"width": 1280, "height": 900})
