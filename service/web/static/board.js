@@ -1,5 +1,6 @@
-// The board's own controls: zoom buttons, keyboard activation of board places, and a place that several
-// actions share opening the choice among the matching buttons (match.js sends any [data-command] click).
+// The board's own controls: zoom buttons, keyboard activation of board places, a place's words in a caption on tap
+// and focus, and a place that several actions share opening the choice among the matching buttons (match.js sends
+// any [data-command] click).
 (function () {
   "use strict";
   var board = document.getElementById("board");
@@ -130,7 +131,8 @@
     terms.hidden = !list.children.length;
   }
   listTerms();
-  new MutationObserver(function () { showTools(); keepPan(); reanchorTip(); listTerms(); }).observe(board, {childList: true});
+  new MutationObserver(function () { showTools(); keepPan(); reanchorTip(); recaption(); listTerms(); })
+    .observe(board, {childList: true});
 
   // -- terms: their explanation on hover, focus and tap ([data-tip], with a link to the rule) -------------
   var tip = document.createElement("div");
@@ -193,6 +195,79 @@
     if (!tip.contains(ev.target)) { hideTip(); }
   });
   document.addEventListener("keydown", function (ev) { if (ev.key === "Escape" && tipFor) { hideTip(); } });
+
+  // -- a place's words (its tooltip, the SVG <title>) in a caption under the board on tap and focus: a phone has
+  // no hover; a tap on a live place still acts; a tap on empty board or Escape hides it
+  var caption = document.createElement("p");
+  caption.className = "board-caption";
+  caption.setAttribute("data-board-caption", "");
+  caption.setAttribute("aria-live", "polite");
+  board.parentNode.insertBefore(caption, board.nextSibling);
+  var captioned = null;
+
+  // the nearest group with its own <title> around `el` in the board; none for a term (its tip explains it)
+  function titledOf(el) {
+    for (; el && el !== board && el.matches; el = el.parentNode) {
+      if (el.matches("[data-tip]")) { return null; }
+      if (el.matches("g") && el.querySelector(":scope > title")) { return el; }
+    }
+    return null;
+  }
+
+  // a place nobody may act on lets a tap through (board.css): a probe that lets it be hit finds it under the finger
+  function titledAt(ev) {
+    var found = titledOf(ev.target);
+    if (found || (!ev.clientX && !ev.clientY)) { return found; }  // a keyboard's click has no point to probe
+    board.classList.add("board-probe");
+    var under = document.elementsFromPoint(ev.clientX, ev.clientY);
+    board.classList.remove("board-probe");
+    for (var i = 0; i < under.length && !found; i++) { found = board.contains(under[i]) && titledOf(under[i]); }
+    return found || null;
+  }
+
+  function showCaption(el) {
+    var words = el.querySelector(":scope > title").textContent;
+    if (el === captioned && caption.textContent === words) { return; }  // said once, not again on focus then tap
+    if (captioned) { captioned.classList.remove("place-shown"); }
+    captioned = el;
+    el.classList.add("place-shown");
+    caption.textContent = "";
+    var split = words.indexOf(": ");  // "name: what it does", the name set off
+    if (split > 0) {
+      var name = document.createElement("strong");
+      name.textContent = words.slice(0, split);
+      caption.appendChild(name);
+    }
+    caption.appendChild(document.createTextNode(split > 0 ? words.slice(split) : words));
+  }
+
+  function hideCaption() {
+    if (captioned) { captioned.classList.remove("place-shown"); }
+    captioned = null;
+    caption.textContent = "";
+  }
+
+  // a live update or a replay redraws the board: the caption follows its place into the new drawing (or closes)
+  function recaption() {
+    if (!captioned || board.contains(captioned)) { return; }
+    var key = captioned.getAttribute("data-place");
+    var again = key !== null && board.querySelector('[data-place="' + CSS.escape(key) + '"]');
+    if (again && again.querySelector(":scope > title")) { showCaption(again); } else { hideCaption(); }
+  }
+
+  document.addEventListener("click", function (ev) {
+    if (caption.contains(ev.target)) { hideCaption(); return; }  // a tap on it uncovers what it hid
+    if (!board.contains(ev.target) || termOf(ev.target)) { return; }
+    var el = titledAt(ev);
+    if (el) { showCaption(el); } else { hideCaption(); }
+  });
+  // a keyboard's focus only: one a press gives would show the caption over the place before the press ends (the
+  // click then missing it); its click shows it
+  board.addEventListener("focusin", function (ev) {
+    var el = ev.target.matches(":focus-visible") && titledOf(ev.target);
+    if (el) { showCaption(el); }
+  });
+  document.addEventListener("keydown", function (ev) { if (ev.key === "Escape" && captioned) { hideCaption(); } });
 
   // -- a place several actions share: show just those buttons ---------------------------------------
   function actionsBox() { return document.getElementById("section-actions"); }
