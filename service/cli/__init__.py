@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -83,10 +84,16 @@ def cmd_up(args) -> int:
     """Everything on one machine: Redis (embedded unless REDIS_URL or REDIS_SENTINELS is set), the web server and the
     workers, each restarted with backoff if it crashes; Ctrl-C stops everything."""
     from service.store.connections import check_topology, sentinels_shown, shown_url  # (redis-py: as in cmd_web)
+    env = dict(os.environ)
+    named = [name for name in REDIS_NAMED if env.get(name)]
+    if args.replicas and named:
+        return _refuse("up", "--replicas runs its own Redis primary, replicas and sentinels: unset "
+                             + " and ".join(named))
     busy = port_problem(args.host, args.port)
     if busy:  # before anything starts: nothing to restart for ever, no other server's address printed
         return _refuse("up", busy)
-    env = dict(os.environ)
+    if args.replicas:
+        return up_replicated(args, env)
     redis = None
     if not env.get("REDIS_URL") and not env.get("REDIS_SENTINELS"):
         data = Path(args.data).resolve()
@@ -102,12 +109,41 @@ def cmd_up(args) -> int:
         check_topology(settings, queues=True)
         say(f"redis: the primary {settings.redis_sentinel_master!r} through the sentinels {sentinels_shown(settings)}"
             if settings.redis_sentinels else f"redis: {shown_url(env['REDIS_URL'])}")
+    return up_supervised(args, env, lambda children, **kw: Supervisor(children, redis=redis, **kw))
+
+
+REDIS_NAMED = ("REDIS_URL", "REDIS_SENTINELS", "REDIS_CLUSTER")  # a Redis of the operator's: `up --replicas` refuses
+
+
+def up_replicated(args, env: dict) -> int:
+    """`up --replicas N`: the embedded primary, N replicas and three sentinels, and the service through them."""
+    # the group's module loads redis-py: for `up --replicas` only, not for --help
+    from service.server.embedded_group import GroupSupervisor, embedded_group, listening, started
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # stopped while starting: nothing left behind
+    try:
+        group = started(embedded_group(args.data, args.replicas))
+    except RuntimeError as exc:
+        print(f"turnstream up: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        say("turnstream up: stopped while Redis was starting")
+        return 130
+    for line in listening(group):
+        say(f"redis: {line}")
+    env.update(REDIS_SENTINELS=group.sentinels_setting, REDIS_SENTINEL_MASTER=group.master)
+    env.setdefault("TURNSTREAM_MIN_REPLICAS", "1")
+    say(f"redis: the service finds the primary {group.master!r} through REDIS_SENTINELS={group.sentinels_setting}"
+        f" and answers a change once TURNSTREAM_MIN_REPLICAS={env['TURNSTREAM_MIN_REPLICAS']} replica(s) hold it")
+    return up_supervised(args, env, lambda children, **kw: GroupSupervisor(children, group, **kw))
+
+
+def up_supervised(args, env: dict, supervisor) -> int:
+    """Run `up`'s children under `supervisor(children, ready=..., ready_message=...)` until Ctrl-C or SIGTERM."""
     env.setdefault("TURNSTREAM_PUBLIC_URL", f"http://{args.host}:{args.port}")
     print(f"mail: {up_mail(env, Path(args.data).resolve())}", flush=True)
     url = f"http://{args.host}:{args.port}/"
-    supervisor = Supervisor(up_children(args, env), redis=redis, ready=lambda: web_answers(url),
-                            ready_message=f"turnstream is up: open {url}  (Ctrl-C stops everything)")
-    return supervisor.run()
+    return supervisor(up_children(args, env), ready=lambda: web_answers(url),
+                      ready_message=f"turnstream is up: open {url}  (Ctrl-C stops everything)").run()
 
 
 def web_answers(url: str) -> bool:
@@ -140,6 +176,13 @@ def cmd_rebuild(args) -> int:
     return 0
 
 
+def _at_least_one(raw: str) -> int:
+    """--replicas: a whole number, 1 or more."""
+    if not raw.strip().isdigit() or int(raw) < 1:
+        raise argparse.ArgumentTypeError(f"a whole number, 1 or more, not {raw!r}")
+    return int(raw)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
     parser = argparse.ArgumentParser(
@@ -154,11 +197,19 @@ def build_parser() -> argparse.ArgumentParser:
                                     "the web server (gunicorn with gevent workers, as in production), the "
                                     "worker and the webhook deliveries worker. A process "
                                     "that crashes is restarted with backoff, and the console says so. "
+                                    "With --replicas N, N Redis replicas and three Sentinels run beside the "
+                                    "embedded primary, each listed with its address. "
                                     "Ctrl-C stops everything.")
     up.add_argument("--port", type=int, default=8000, help="web port (default 8000)")
     up.add_argument("--host", default="127.0.0.1", help="web host (default 127.0.0.1)")
     up.add_argument("--data", default="./var", help="embedded Redis data directory (default ./var)")
     up.add_argument("--workers", type=int, default=None, help="web processes (default: WEB_CONCURRENCY or 2)")
+    up.add_argument("--replicas", type=_at_least_one, default=0, metavar="N",
+                    help="also run N replicas of the embedded Redis and three Redis Sentinels on this machine, the "
+                         "service finding the primary through them (REDIS_SENTINELS) and answering a change once a "
+                         "replica holds it (TURNSTREAM_MIN_REPLICAS=1): the layout of docs/operations.md's "
+                         "\"Replicas and failover\", to try before deploying it. Each server keeps its data in a "
+                         "folder of --data. Not with REDIS_URL or REDIS_SENTINELS")
     up.set_defaults(func=cmd_up)
 
     web = sub.add_parser("web", help="run the web server alone: gunicorn with gevent workers, configured by "

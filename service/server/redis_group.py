@@ -16,6 +16,8 @@ import time
 from pathlib import Path
 
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from service.server.embedded_redis import EmbeddedRedis, find_redis_server, free_port
 
@@ -148,10 +150,12 @@ class SentinelServer:
         self.proc: subprocess.Popen | None = None
 
     def start(self, timeout: float = 10.0) -> "SentinelServer":
-        """Write its configuration (Sentinel rewrites it as it learns) and start it; wait until it answers."""
+        """Write its configuration (Sentinel rewrites it as it learns) and start it; wait until it answers. A restart
+        keeps the file as Sentinel left it: its id (else the others count one sentinel more), the current primary."""
         self.data_dir.mkdir(parents=True, exist_ok=True)
         conf = self.data_dir / "sentinel.conf"
-        conf.write_text(self.config)
+        if self.proc is None or not conf.exists():
+            conf.write_text(self.config)
         self.proc = subprocess.Popen([self.exe, str(conf), "--sentinel"], stdout=subprocess.DEVNULL,
                                      stderr=subprocess.PIPE, start_new_session=True)
         deadline = time.monotonic() + timeout
@@ -175,19 +179,20 @@ class SentinelServer:
 
 class RedisGroup:
     """A primary behind a Link (or reached directly: `link=False`), `replicas` replicas of it and `sentinels`
-    sentinels (quorum: a majority) watching it, each a real process with its data under `root`. The primary and the
-    replicas refuse writes with fewer than `min_replicas_to_write` replicas `max_lag` s behind at most (split brain: a
-    primary cut off from its replicas soon stops taking writes)."""
+    sentinels (quorum: a majority) watching it, each a real process with its data under `root` (the primary's in
+    `primary_dir` if given). The primary and the replicas refuse writes with fewer than `min_replicas_to_write`
+    replicas `max_lag` s behind at most (split brain: a primary cut off from its replicas soon stops taking writes)."""
 
     def __init__(self, root, replicas: int = 2, sentinels: int = 3, master: str = "turnstream",
                  down_after_ms: int = 1000, failover_timeout_ms: int = 4000, min_replicas_to_write: int = 1,
-                 max_lag: int = 2, appendfsync: str = "everysec", link: bool = True):
+                 max_lag: int = 2, appendfsync: str = "everysec", link: bool = True, primary_dir=None):
         self.root = Path(root)
         self.cuttable = link
         self.master = master
         self.exe = redis_binary()
         writes = ["--min-replicas-to-write", str(min_replicas_to_write), "--min-replicas-max-lag", str(max_lag)]
-        self.primary = EmbeddedRedis(self.root / "primary", appendfsync=appendfsync, extra_args=writes, exe=self.exe)
+        self.primary = EmbeddedRedis(primary_dir or self.root / "primary", appendfsync=appendfsync, extra_args=writes,
+                                     exe=self.exe)
         self.link: Link | None = None
         self.replica_count, self.sentinel_count = replicas, sentinels
         self.timings = (down_after_ms, failover_timeout_ms)
@@ -221,7 +226,9 @@ class RedisGroup:
         return ",".join(f"127.0.0.1:{s.port}" for s in self.sentinels)
 
     def _client(self, port: int):
-        return redis.Redis(port=port, decode_responses=True, socket_connect_timeout=1, socket_timeout=2)
+        # one try: a server that is down is passed over at once (redis-py's own retries take 7 s)
+        return redis.Redis(port=port, decode_responses=True, socket_connect_timeout=1, socket_timeout=2,
+                           retry=Retry(NoBackoff(), 0))
 
     def _settled(self) -> bool:
         try:
@@ -265,10 +272,10 @@ class RedisGroup:
         shutil.rmtree(self.primary.data_dir, ignore_errors=True)
 
     def stop(self) -> None:
-        """Stop every process this group started (a paused replica is resumed first so that it can stop)."""
-        for replica in self.replicas:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(replica.proc.pid, signal.SIGCONT)
+        """Stop every process this group started (a paused one is resumed first so that it can stop)."""
+        for server in self.sentinels + self.replicas + [self.primary]:
+            if server.proc is not None and server.proc.poll() is None:
+                os.kill(server.proc.pid, signal.SIGCONT)
         for server in self.sentinels + self.replicas + [self.primary]:
             with contextlib.suppress(Exception):
                 server.stop()
