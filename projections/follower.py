@@ -90,10 +90,12 @@ class ProjectionFollower:
                 self.release_all()
             return
         held = list(self.positions)
-        for p, kept in zip(held, self.leases.renew_many(held) if held else []):
-            if not kept:
-                log.warning("projection follower: lost partition %d's lease", p)
-                del self.positions[p]
+        lost = [p for p, kept in zip(held, self.leases.renew_many(held) if held else []) if not kept]
+        for p in lost:  # lapsed (an outage outlasted it) or taken: another follower goes on from the checkpoint
+            del self.positions[p]
+        if lost:
+            log.warning("projection follower: lost the lease of %d partition%s (%s)", len(lost),
+                        "" if len(lost) == 1 else "s", spans(lost))
         share = self.share()
         extra = sorted(self.positions)[share:]
         for p in extra:  # another follower takes them from their checkpoints
@@ -174,3 +176,14 @@ def start_follower(projector: Projector, owner: str, stop: threading.Event, clus
     thread.follower = follower
     thread.start()
     return thread
+
+
+def spans(numbers: list) -> str:
+    """Sorted numbers as runs: [0, 1, 2, 5, 7, 8] -> "0-2, 5, 7-8"."""
+    runs: list = []
+    for n in sorted(numbers):
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)

@@ -57,6 +57,8 @@ def revive_scheduler(worker) -> bool:
     """Start RQ's scheduler (turn deadlines, retries) again when its process has died: a lost Redis or a failover
     ends it, and RQ starts it again only at its ten-minute maintenance. The lock the dead process held is released
     first (a failover's survivor keeps it for a minute); True when a new scheduler process was started."""
+    if getattr(worker, "_shutdown_requested_date", None) is not None or getattr(worker, "_stop_requested", False):
+        return False  # stopping: RQ ended its scheduler itself, and would wait for ever for one started now
     scheduler = getattr(worker, "scheduler", None)
     process = getattr(scheduler, "_process", None)
     if scheduler is None or process is None or process.is_alive():

@@ -79,9 +79,11 @@ def test_commands_arriving_during_the_gather_pause_are_projected_in_one_batch(wi
         thread.join(5)
 
 
-def test_two_followers_never_hold_one_partition_and_a_silent_ones_partitions_are_taken_over(wiring, monkeypatch):
+def test_two_followers_never_hold_one_partition_and_a_silent_ones_partitions_are_taken_over(wiring, monkeypatch,
+                                                                                          caplog):
     """A second follower takes nothing the first holds; when the first stops renewing (frozen or killed),
-    its leases lapse and the second takes them over from their checkpoints, missing no entry."""
+    its leases lapse and the second takes them over from their checkpoints, missing no entry; the first, woken,
+    says in one line which partitions it lost."""
     w = wiring
     monkeypatch.setattr(follower_mod, "RENEW_SECONDS", 0.1)
     claims = recorded_claims(monkeypatch)
@@ -104,8 +106,12 @@ def test_two_followers_never_hold_one_partition_and_a_silent_ones_partitions_are
                  "the second to take every partition once the silent one no longer counts as alive")
         holders = set(Leases(w.redis, w.store.keys, "test").holders(range(w.store.keys.partitions)))
         assert holders == {"second"}
+        caplog.clear()
         first.claim()  # the first wakes up: its leases are gone, and it takes none back
         assert first.positions == {}
+        lost = [r.getMessage() for r in caplog.records if "lost the lease" in r.getMessage()]
+        assert lost == [f"projection follower: lost the lease of {w.store.keys.partitions} partitions "
+                        f"(0-{w.store.keys.partitions - 1})"]
     finally:
         stop.set()
         second.join(5)
