@@ -1,6 +1,8 @@
 """AtomicWrites: the commands a MULTI would queue, run in order by one script call."""
 from __future__ import annotations
 
+import threading
+
 import pytest
 from redis.exceptions import ResponseError
 
@@ -14,10 +16,10 @@ def test_queued_commands_run_in_order_in_one_call(redis_client, monkeypatch):
     writes.zadd("z", {"m1": 1.5, "m2": 1e16})
     writes.zrem("z", "m1")
     writes.xadd("s", {"m": "x", "v": 3}, maxlen=10, approximate=True)
-    calls = []
-    real = type(redis_client).execute_command
-    monkeypatch.setattr(type(redis_client), "execute_command",
-                        lambda self, *a, **k: calls.append(a[0]) or real(self, *a, **k))
+    calls, here = [], threading.get_ident()
+    real = redis_client.execute_command  # this client's calls from this thread only: a script another thread of
+    monkeypatch.setattr(redis_client, "execute_command",  # the process runs meanwhile is no call of this test's
+                        lambda *a, **k: (threading.get_ident() == here and calls.append(a[0])) or real(*a, **k))
     assert writes.execute() == 5
     monkeypatch.undo()
     assert calls in (["EVALSHA"], ["EVALSHA", "EVAL"], ["EVALSHA", "SCRIPT LOAD", "EVALSHA"])
