@@ -1,6 +1,6 @@
 // The board's own controls: zoom buttons, keyboard activation of board places, a place's words in a caption on tap
-// and focus, and a place that several actions share opening the choice among the matching buttons (match.js sends
-// any [data-command] click).
+// and focus, the arrow keys moving among all places (the board's places one Tab stop), and a place that several
+// actions share opening the choice among the matching buttons (match.js sends any [data-command] click).
 (function () {
   "use strict";
   var board = document.getElementById("board");
@@ -315,12 +315,130 @@
     if (ev.target.closest && ev.target.closest("[data-show-all-actions]")) { showAll(); }
   });
 
-  // -- keyboard: Enter or Space on a focused board place acts like a click --------------------------------
+  // -- keyboard: Enter or Space on a focused board place acts like a click; on a place nobody may act on it shows
+  // its words again (and scrolls nothing) ----------------------------------------------------------------------
   document.addEventListener("keydown", function (ev) {
     if (ev.key !== "Enter" && ev.key !== " ") { return; }
     var place = ev.target.closest && ev.target.closest("#board [role=button]");
-    if (!place || place !== ev.target) { return; }
+    if (!place || place !== ev.target) {
+      if (isPlace(ev.target)) { ev.preventDefault(); showCaption(ev.target); }
+      return;
+    }
     ev.preventDefault();
     place.dispatchEvent(new MouseEvent("click", {bubbles: true, cancelable: true}));
   });
+
+  // -- the board's places are one Tab stop (a roving tabindex): the arrow keys move among all of them, those to act
+  // on and those that only have words, to the nearest in that direction, Home and End to the first and last; the
+  // stop is the place last moved to, else the first to act on, else the board itself ---------------------------
+  var roved = null;  // the place holding the board's Tab stop
+  var roveFocus = false;  // the focus is on a board place: a redraw puts it back on the same place
+
+  // a place: one to act on ([role=button]) or a group with its own <title> (also its accessible name), not a term
+  function isPlace(el) {
+    if (!el || !el.matches || el === board || !board.contains(el) || el.closest("[data-tip]")) { return false; }
+    return el.matches("[role=button]") || titledOf(el) === el;
+  }
+
+  function wordsOf(el) { var title = el.querySelector(":scope > title"); return title ? title.textContent : ""; }
+
+  // every place drawn on screen, in reading order: rows (places that begin above the middle of the lower half of
+  // a row's first place), each left to right
+  function places() {
+    var all = Array.prototype.filter.call(board.querySelectorAll("g, [role=button]"), isPlace).map(function (el) {
+      var r = el.getBoundingClientRect();
+      return {el: el, r: r, x: r.left + r.width / 2, y: r.top + r.height / 2};
+    }).filter(function (p) { return p.r.width > 0 || p.r.height > 0; });
+    all.sort(function (a, b) { return a.y - b.y; });
+    var rows = [];
+    all.forEach(function (p) {
+      var row = rows[rows.length - 1];
+      if (row && p.r.top < (row[0].y + row[0].r.bottom) / 2) { row.push(p); } else { rows.push([p]); }
+    });
+    return [].concat.apply([], rows.map(function (row) { return row.sort(function (a, b) { return a.x - b.x; }); }));
+  }
+
+  // the place after (before) `from` in reading order for right (left); for down (up) the nearest further that
+  // way, one in its column first
+  function nearest(list, from, dir) {
+    var i = list.findIndex(function (p) { return p.el === from; });
+    if (i < 0) { return list[0].el; }  // not drawn (hidden): start over
+    var sign = dir[0] + dir[1];
+    if (dir[0]) { return list[i + sign] ? list[i + sign].el : null; }
+    var a = list[i], best = null, score = Infinity;
+    list.forEach(function (b, j) {
+      var along = (b.y - a.y) * sign, across = Math.abs(b.x - a.x);
+      if (along < -1 || (along <= 1 && (across > 1 || (j - i) * sign <= 0))) { return; }  // one centre: reading order
+      var inColumn = b.r.left < a.r.right && b.r.right > a.r.left;
+      var s = (inColumn ? 0 : 1e6) + along + (inColumn ? 1 : 2) * across;
+      if (s < score) { best = b; score = s; }
+    });
+    return best && best.el;
+  }
+
+  // the board's Tab stop on `place` (none given: the first place to act on; none: the board itself keeps it)
+  function rove(place) {
+    roved = place || board.querySelector("[role=button]");
+    board.querySelectorAll("[role=button], g[tabindex]").forEach(function (el) {
+      if (isPlace(el)) { el.tabIndex = el === roved ? 0 : -1; }
+    });
+    if (roved) { roved.tabIndex = 0; }
+  }
+
+  // the caption sticks to the screen's bottom: a place moved to under it scrolls up above it
+  function uncover(place) {
+    var under = place.getBoundingClientRect().bottom - caption.getBoundingClientRect().top;
+    if (under > 0 && caption.textContent) { window.scrollBy(0, under + 8); }
+  }
+
+  function moveTo(place) {
+    rove(place);
+    place.focus();
+    uncover(place);
+  }
+
+  var MOVES = {ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1]};
+  board.addEventListener("keydown", function (ev) {
+    var from = isPlace(ev.target) ? ev.target : null;
+    if ((!from && ev.target !== board) || ev.altKey || ev.ctrlKey || ev.metaKey || ev.shiftKey) { return; }
+    if (!MOVES[ev.key] && ev.key !== "Home" && ev.key !== "End") { return; }
+    var list = places();
+    if (!list.length) { return; }
+    ev.preventDefault();
+    var to = null;
+    if (ev.key === "Home" || ev.key === "End") {
+      to = list[ev.key === "Home" ? 0 : list.length - 1].el;
+    } else {
+      to = from ? nearest(list, from, MOVES[ev.key]) : (board.contains(roved) ? roved : list[0].el);
+    }
+    if (to) { moveTo(to); }
+  });
+
+  document.addEventListener("focusin", function (ev) {
+    if (roved && !roved.isConnected) { return; }  // a redraw's focus fix-up (match_view.js): rerove() decides
+    roveFocus = isPlace(ev.target);
+    if (roveFocus && ev.target !== roved) { rove(ev.target); }
+  });
+  // focus given to nothing (a click on the page) lets the board go; a redraw removing the focused place does not
+  // (chromium says focusout just before the removal: the place is still in the page then, no longer after)
+  document.addEventListener("focusout", function (ev) {
+    if (ev.relatedTarget || !document.hasFocus()) { return; }
+    window.queueMicrotask(function () { if (ev.target.isConnected) { roveFocus = false; } });
+  });
+
+  // a redraw keeps the Tab stop (and the focus, when it had it) on the same place: its data-place, else its words
+  function rerove() {
+    if (roved && board.contains(roved)) { return; }
+    var old = roved, key = old && old.getAttribute("data-place"), words = old && wordsOf(old);
+    var again = old && places().map(function (p) { return p.el; }).filter(function (el) {
+      return key !== null ? el.getAttribute("data-place") === key : wordsOf(el) === words;
+    })[0];
+    rove(again || null);
+    var active = document.activeElement;
+    if (again && roveFocus && (!active || active === document.body || board.contains(active))) {
+      again.focus({preventScroll: true});
+    }
+  }
+  rove(null);
+  new MutationObserver(rerove).observe(board, {childList: true});
 }());

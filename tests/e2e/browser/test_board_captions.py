@@ -1,7 +1,9 @@
 """A board place's words (its tooltip, the SVG <title>) can be read on a phone: a tap or keyboard focus on a place
 shows them in a caption under the board (aria-live), in the page's language; a tap on a place to act on still acts;
 a tap on empty board or Escape hides it. On a Uchronia match page at 390 px in English and Russian (a building's
-power), and on every game's board. Screenshots in test-artifacts/board-captions/ at 390 and 1280 px."""
+power), and on every game's board. A keyboard reaches every place's words: the board's places are one Tab stop and
+the arrow keys move among all of them, a live update keeping the place moved to. Screenshots in
+test-artifacts/board-captions/ at 390 and 1280 px."""
 from __future__ import annotations
 
 import pytest
@@ -10,6 +12,7 @@ from tests.e2e import browser_kit
 from tests.e2e.board_pages import GAMES, boards, page as board_page
 from tests.e2e.browser_kit import browser, context_at, open_match, screenshot  # noqa: F401 (browser: fixture)
 from tests.e2e.browser.sites import as_ann, started
+from tests.e2e.processes import Api
 
 pytestmark = pytest.mark.browser
 ARTIFACTS = browser_kit.ARTIFACTS / "board-captions"
@@ -28,11 +31,18 @@ UNCOVERED = """() => {
 RECORD = """() => { const c = document.querySelector('[data-board-caption]'); window.captionSaid = [];
   new MutationObserver(() => window.captionSaid.push(c.textContent))
     .observe(c, {childList: true, subtree: true, characterData: true}); }"""
+# the focused board place: its key, words, whether one may act on it, its centre's height, a keyboard's focus
+FOCUSED = """() => { const a = document.activeElement, r = a.getBoundingClientRect();
+  const board = document.getElementById('board'), title = a.querySelector && a.querySelector(':scope > title');
+  return {place: board.contains(a) && a !== board ? a.getAttribute('data-place') : null,
+          words: title ? title.textContent : null, live: a.matches('.place-live'), y: r.top + r.height / 2,
+          keyboard: a.matches(':focus-visible')}; }"""
+PLACES = "#board [data-place]"
 
 
 def furnish(site: dict, redis_url: str) -> dict:
-    """Two Uchronia matches between Ann and Bob: one only looked at, one Ann moves in."""
-    return {"looked": started(site, "uchronia"), "played": started(site, "uchronia")}
+    """Three Uchronia matches between Ann and Bob: one only looked at, one Ann moves in, one Bob moves in."""
+    return {name: started(site, "uchronia") for name in ("looked", "played", "moved")}
 
 
 def tap_centre(page, locator) -> None:
@@ -139,3 +149,80 @@ def test_every_games_places_say_their_words_on_a_tap(browser, game_id, lang):
         screenshot(tab, f"{game_id}-{lang}", ARTIFACTS, full_page=False)
         tab.keyboard.press("Escape")
         caption.wait_for(state="hidden")
+
+
+def tab_to_a_place(page) -> dict:
+    """Tab from the page's top until the focus is on a board place; that place."""
+    page.evaluate("document.activeElement.blur()")
+    for _stop in range(40):
+        page.keyboard.press("Tab")
+        if page.evaluate(FOCUSED)["place"]:
+            break
+    return page.evaluate(FOCUSED)
+
+
+def shows_a_buildings_words(page, focused: dict) -> None:
+    """The keyboard's focus is on a Great Work nobody may act on, and the caption says its words."""
+    assert focused["place"].startswith("building:") and not focused["live"] and focused["keyboard"], focused
+    page.locator(CAPTION).wait_for(state="visible")
+    assert page.locator(CAPTION).text_content() == focused["words"]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_arrow_keys_reach_every_place_and_tab_leaves_the_board_in_one_step(browser, site, lang):
+    with as_ann(browser, site, 1280, lang) as page:
+        open_match(page, site["base"], site["looked"])
+        caption = page.locator(CAPTION)
+        entry = tab_to_a_place(page)
+        assert entry["live"], "the board's Tab stop is its first place to act on"
+        assert page.eval_on_selector_all(PLACES, "els => els.filter(e => e.tabIndex >= 0).length") == 1
+        page.keyboard.press("ArrowUp")  # the Great Works are above Ann's hand
+        shows_a_buildings_words(page, page.evaluate(FOCUSED))
+        screenshot(page, f"arrows-{lang}", ARTIFACTS, full_page=False)
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.keyboard.press("Home")
+        shows_a_buildings_words(page, page.evaluate(FOCUSED))
+        box = caption.bounding_box()
+        assert box["y"] + box["height"] <= 844 and page.evaluate("document.documentElement.scrollWidth") <= 390
+        screenshot(page, f"arrows-{lang}", ARTIFACTS, full_page=False)
+        page.set_viewport_size({"width": 1280, "height": 900})
+        page.keyboard.press("Home")
+        walked = [page.evaluate(FOCUSED)]
+        for _place in range(page.locator(PLACES).count()):
+            page.keyboard.press("ArrowRight")
+            walked.append(page.evaluate(FOCUSED))
+        keys = [f["place"] for f in walked]
+        assert set(keys) == set(page.eval_on_selector_all(PLACES, "els => els.map(e => e.dataset.place)"))
+        assert len(set(keys)) == len(keys) - 1 and keys[-1] == keys[-2], f"Right stops at the last place: {keys}"
+        page.keyboard.press("Home")
+        page.keyboard.press("ArrowDown")
+        assert page.evaluate(FOCUSED)["y"] > walked[0]["y"], "Down goes to a place lower down"
+        assert caption.text_content() == page.evaluate(FOCUSED)["words"]
+        page.keyboard.press("Tab")
+        assert page.evaluate("!document.getElementById('board').contains(document.activeElement)"), "one Tab leaves"
+        page.keyboard.press("Shift+Tab")
+        back = page.evaluate(FOCUSED)
+        assert back["place"] and back["place"] != entry["place"], "back on the place moved to, the board's stop now"
+        assert not back["live"], back
+        page.keyboard.press("Escape")
+        caption.wait_for(state="hidden")
+        assert page.evaluate(FOCUSED)["place"] == back["place"]
+        page.keyboard.press("Enter")  # on a place nobody may act on: its words again, nothing else
+        caption.wait_for(state="visible")
+        assert caption.text_content() == back["words"] and page.evaluate(FOCUSED)["place"] == back["place"]
+
+
+def test_a_live_update_keeps_the_focus_on_the_place_moved_to(browser, site):
+    with as_ann(browser, site, 1280, "en") as page:
+        open_match(page, site["base"], site["moved"])
+        tab_to_a_place(page)
+        page.keyboard.press("Home")
+        building = page.evaluate(FOCUSED)
+        shows_a_buildings_words(page, building)
+        page.evaluate("document.activeElement.classList.add('drawn-before')")
+        bob = Api(site["base"], site["bob"]["token"])
+        command = bob.get(f"/api/matches/{site['moved']}/legal")[1]["commands"][0]
+        assert bob.post(f"/api/matches/{site['moved']}/commands", command)[0] == 201
+        page.wait_for_function("key => !document.querySelector('.drawn-before') && "
+                               "document.activeElement.getAttribute('data-place') === key", arg=building["place"])
+        assert page.locator(CAPTION).text_content() == building["words"]
