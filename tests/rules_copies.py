@@ -1,19 +1,39 @@
 """A game package copied under another name, so a test can bump its rules version and edit the new version's
-data without touching the repository (what a designer does to the real package)."""
+data without touching the repository (what a designer does to the real package). The copy holds the package's
+current version alone (CURRENT), as a game before its first bump; a bump on BUMP_DAY makes BUMPED."""
 from __future__ import annotations
 
 import importlib
+import json
 import shutil
 import sys
+from datetime import date
 from pathlib import Path
 
+from service.cli.rules import next_version
+
 ROOT = Path(__file__).resolve().parents[1]
+BUMP_DAY = date(2026, 12, 1)
+
+
+def current_version(package: str = "uchronia") -> str:
+    """The real package's current rules version (the last of its versions/index.json)."""
+    return json.loads((ROOT / "domain" / "games" / package / "versions" / "index.json").read_text())["versions"][-1]
+
+
+CURRENT = current_version()  # Uchronia's current version: the copy's only one
+BUMPED = next_version(CURRENT, BUMP_DAY)  # what a bump of the copy makes
 
 
 def copy_game(tmp_path: Path, package: str = "uchronia", name: str = "rulescopy") -> Path:
-    """Copy domain/games/<package> to <tmp>/<name>/<package>; return the copy's folder (importable)."""
+    """Copy domain/games/<package>, its current version only, to <tmp>/<name>/<package>; return the copy's folder
+    (importable)."""
     target = tmp_path / name / package
     shutil.copytree(ROOT / "domain" / "games" / package, target, ignore=shutil.ignore_patterns("__pycache__"))
+    for frozen in (target / "versions").iterdir():
+        if frozen.is_dir():
+            shutil.rmtree(frozen)
+    (target / "versions" / "index.json").write_text(json.dumps({"versions": [current_version(package)]}) + "\n")
     (tmp_path / name / "__init__.py").write_text("")
     return target
 

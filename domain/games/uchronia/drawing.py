@@ -4,10 +4,12 @@ Its TABLE's `board` (table.py): render_board(view, viewer) and place_of(view, co
 (domain/table/); its glossary and words come from this package (text/glossary.json, WORDS)."""
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 from domain.table import layout
 from domain.table.glossary import Glossary
+from domain.table.placer import text_box
 from domain.table.speech import gettext as _, lazy_gettext as _l
 from domain.table.svgkit import block, e, ink, place, text
 from domain.table.words import said, word as data_word
@@ -96,11 +98,12 @@ def _building_tile(bid, caption, names_state) -> str:
     fill = FILL.get(color, "#cccccc")
     name = building_name(names_state, bid)
     size = 13 if len(name) <= 17 else 12
-    body = (f'<rect x="1" y="1" width="{TILE_W - 2}" height="{TILE_H - 2}" rx="5" fill="#fffdf5" stroke="#555"/>'
+    width = max(TILE_W, math.ceil(text_box(28, 20, name, size, "start")[2] + 8))  # the whole name, in any language
+    body = (f'<rect x="1" y="1" width="{width - 2}" height="{TILE_H - 2}" rx="5" fill="#fffdf5" stroke="#555"/>'
             f'<rect data-mark="" x="1" y="1" width="22" height="{TILE_H - 2}" fill="{fill}"/>'
             + text(12, 29, SYMBOL.get(color, "?"), 13, ink(fill), "middle", "bold")
-            + text(28, 20, name[:21], size, INK, weight="bold") + text(28, 39, caption, 12, MUTED))
-    return block(TILE_W, TILE_H, name, place(f"building:{bid}", f"{name}: {power(bid)}", body))
+            + text(28, 20, name, size, INK, weight="bold") + text(28, 39, caption, 12, MUTED))
+    return block(width, TILE_H, name, place(f"building:{bid}", f"{name}: {power(bid)}", body))
 
 
 def _header(view, viewer) -> tuple[str, str]:

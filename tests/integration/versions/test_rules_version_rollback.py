@@ -3,26 +3,25 @@ refuses every read and command of that match with 409 rules_version_unavailable 
 the match is untouched and the newer server still serves it."""
 from __future__ import annotations
 
-from datetime import date
 
 import pytest
 
 from service.bootstrap import build
 from service.cli.rules import bump
 from tests.invites import create_started
-from tests.rules_copies import copy_game, import_fresh
+from tests.rules_copies import BUMP_DAY, BUMPED, copy_game, import_fresh
 
 
 @pytest.fixture
 def newer_match(settings, redis_client, games, tmp_path):
-    """A Uchronia match created by a newer deploy (rules 2026.12, which the installed code lacks); (wiring, id)."""
+    """A Uchronia match created by a newer deploy (rules of a bump the installed code lacks); (wiring, id)."""
     folder = copy_game(tmp_path)
-    bump("uchronia", folder, tmp_path / "rules.lock.json", date(2026, 12, 1))
+    bump("uchronia", folder, tmp_path / "rules.lock.json", BUMP_DAY)
     newer = build(settings, games=dict(games, uchronia=import_fresh(tmp_path)))
     made = [newer.users.create(name) for name in ("ann", "bob")]
     users = [u["id"] for u in made]
     mid = create_started(newer, users[0], newer.games["uchronia"], users)
-    assert newer.matches.load(mid).game.rules_version == "2026.12"
+    assert newer.matches.load(mid).game.rules_version == BUMPED
     yield newer, mid, made
     newer.live.stop()
     newer.users.cache.close()
@@ -37,7 +36,7 @@ def test_older_code_refuses_a_newer_match_with_409(newer_match, client, wiring):
         answer = client.get(path, headers=headers)
         assert answer.status_code == 409, (path, answer.status_code, answer.get_data(as_text=True)[:200])
         error = answer.get_json()["error"]
-        assert error["code"] == "rules_version_unavailable" and "2026.12" in error["message"], error
+        assert error["code"] == "rules_version_unavailable" and BUMPED in error["message"], error
     page = client.get(f"/matches/{mid}")
     assert page.status_code == 409 and "Traceback" not in page.get_data(as_text=True)
     client.set_cookie("lang", "ru")
@@ -47,4 +46,4 @@ def test_older_code_refuses_a_newer_match_with_409(newer_match, client, wiring):
                           json={"type": "discard_to_forum", "payload": {"color": "red"}})
     assert command.status_code == 409 and command.get_json()["error"]["code"] == "rules_version_unavailable"
     assert newer.store.version(mid) == length, "nothing was appended"
-    assert newer.matches.load(mid).game.rules_version == "2026.12", "the newer deploy still serves it"
+    assert newer.matches.load(mid).game.rules_version == BUMPED, "the newer deploy still serves it"

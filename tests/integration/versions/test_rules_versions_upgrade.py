@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-from datetime import date
 
 from domain.engine import ALL
 from service.app.history import History
@@ -13,7 +12,7 @@ from service.bootstrap import build
 from service.cli.rules import bump
 from service.web.app import create_app
 from tests.invites import create_started
-from tests.rules_copies import copy_game, edit_json, import_fresh
+from tests.rules_copies import BUMP_DAY, BUMPED, CURRENT, copy_game, edit_json, import_fresh
 
 
 def play(w, match_id: str, moves: int, rnd: random.Random) -> None:
@@ -57,25 +56,25 @@ def test_a_bumped_rule_leaves_every_earlier_match_as_it_was(settings, redis_clie
     assert seen[finished]["ok"] and seen[finished]["verified"] and seen[active]["ok"]
     before.live.stop()
 
-    bump("uchronia", folder, tmp_path / "rules.lock.json", date(2026, 12, 1))
+    bump("uchronia", folder, tmp_path / "rules.lock.json", BUMP_DAY)
     edit_json(folder / "uchronia.json", starting_hand=5)
     after = build(settings, games={"uchronia": import_fresh(tmp_path)})  # a restarted process
     try:
         for mid in (finished, active):
             assert facts(after, mid) == seen[mid], mid
         play(after, active, 5, rnd)  # the active match goes on under its own rules
-        assert after.matches.load(active).game.rules_version == "2026.11"
+        assert after.matches.load(active).game.rules_version == CURRENT
         fresh = create_started(after, "cy", after.games["uchronia"], ["cy", "dee"])
         assert hand_of(after, fresh, "cy") == 5, "a new match is dealt under the new rules"
-        assert after.matches.load(fresh).game.rules_version == "2026.12"
+        assert after.matches.load(fresh).game.rules_version == BUMPED
         client = create_app(wiring=after).test_client()
         game = client.get("/api/games").get_json()["games"][0]
-        assert (game["rules_version"], game["rules_versions"]) == ("2026.12", ["2026.11", "2026.12"])
-        assert client.get(f"/api/matches/{active}/state").get_json()["rules_version"] == "2026.11"
-        assert client.get(f"/api/matches/{fresh}").get_json()["rules_version"] == "2026.12"
+        assert (game["rules_version"], game["rules_versions"]) == (BUMPED, [CURRENT, BUMPED])
+        assert client.get(f"/api/matches/{active}/state").get_json()["rules_version"] == CURRENT
+        assert client.get(f"/api/matches/{fresh}").get_json()["rules_version"] == BUMPED
         page = client.get(f"/matches/{active}").get_data(as_text=True)
-        assert 'data-rules-version="2026.11"' in page
+        assert f'data-rules-version="{CURRENT}"' in page
         assert json.loads(json.dumps(History.from_wiring(after).audit(finished)["rules"])) == [
-            {"from_version": 1, "rules_version": "2026.11"}]
+            {"from_version": 1, "rules_version": CURRENT}]
     finally:
         after.live.stop()

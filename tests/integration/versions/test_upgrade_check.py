@@ -1,5 +1,5 @@
 """`turnstream upgrade-check` on the test Redis: honest matches (finished and running, several games) replay
-identically; a released rules version edited in place (a copied Uchronia whose 2026.11 deals 5 cards, not 6)
+identically; a released rules version edited in place (a copied Uchronia whose current version deals 5 cards, not 6)
 names every stored Uchronia match as changed; the same on an operator backup folder; Redis unreachable is one
 line and exit 2."""
 from __future__ import annotations
@@ -16,7 +16,7 @@ from service.cli import main as cli_main
 from service.cli.golden import SHORT_OPTIONS, play_one
 from service.cli.upgrade import upgrade_check
 from tests.invites import create_started, start_http
-from tests.rules_copies import copy_game, edit_json, import_fresh
+from tests.rules_copies import BUMP_DAY, BUMPED, CURRENT, copy_game, edit_json, import_fresh
 from tests.integration.versions.upgrade_output import counts
 
 def play(w, match_id: str, seed: str, commands: int | None = None) -> None:
@@ -54,7 +54,7 @@ def stored(wiring, client, make_user):
 
 
 def edited_uchronia(tmp_path):
-    """Uchronia with its released 2026.11 edited in place: 5 starting cards instead of 6 (what must never be)."""
+    """Uchronia with its released current version edited in place: 5 starting cards instead of 6 (what must never be)."""
     folder = copy_game(tmp_path)
     edit_json(folder / "uchronia.json", starting_hand=5)
     return import_fresh(tmp_path)
@@ -73,7 +73,7 @@ def test_honest_matches_replay_identically(wiring, stored, monkeypatch, capsys):
 
 
 def test_an_edited_release_names_every_match_it_changes(wiring, stored, tmp_path, capsys):
-    """Under a Uchronia whose 2026.11 deals 5 cards, each stored Uchronia match (finished or not) is changed at
+    """Under a Uchronia whose current version deals 5 cards, each stored Uchronia match (finished or not) is changed at
     its setup; the other games' matches stay identical; exit 1."""
     games = dict(wiring.games, uchronia=edited_uchronia(tmp_path))
     assert upgrade_check(wiring, games=games) == 1
@@ -82,7 +82,7 @@ def test_an_edited_release_names_every_match_it_changes(wiring, stored, tmp_path
     lines = [line for line in out.strip().splitlines()[:-1] if not line.startswith("rules ")]
     assert sorted(line.split(":", 1)[0] for line in lines) == uchronia
     for line in lines:
-        assert re.search(r": changed at version \d+ under rules 2026\.11: the setup events differ", line), line
+        assert re.search(rf": changed at version \d+ under rules {re.escape(CURRENT)}: the setup events differ", line), line
     assert counts(out) == (len(stored), len(stored) - len(uchronia), len(uchronia), 0)
 
 
@@ -105,8 +105,8 @@ def test_an_in_place_code_edit_names_every_match_of_that_version(wiring, stored,
     out = capsys.readouterr().out
     line = rules_line(out)
     uchronia = sorted(mid for mid, (game_id, _) in stored.items() if game_id == "uchronia")
-    assert line.startswith("rules uchronia 2026.11: it") and "bump the rules version instead" in line
-    assert "changed since its release" in line, "2026.11 is released: the lock holds the digest it was released with"
+    assert line.startswith(f"rules uchronia {CURRENT}: it") and "bump the rules version instead" in line
+    assert "changed since its release" in line, "the current version is released: the lock holds the digest it was released with"
     assert upgrade_check(wiring, games=games, lock={}) == 1, "a version the lock does not hold: the matches' records"
     assert "its code or data changed in place" in rules_line(capsys.readouterr().out)
     assert all(mid in line for mid in uchronia) and f"{len(uchronia)} stored matches" in line
@@ -115,18 +115,17 @@ def test_an_in_place_code_edit_names_every_match_of_that_version(wiring, stored,
 
 
 def test_after_a_bump_the_same_edit_keeps_every_match_on_its_rules(wiring, stored, tmp_path, capsys):
-    """The designer's way: bump (2026.11 frozen whole), then the same edit of the package: the stored matches are
-    judged by the frozen copy, identical to what they recorded; exit 0; new matches get 2026.12."""
-    from datetime import date
+    """The designer's way: bump (the current version frozen whole), then the same edit of the package: the stored
+    matches are judged by the frozen copy, identical to what they recorded; exit 0; new matches get the next."""
     from service.cli.rules import bump, read_lock
     folder, lock_path = copy_game(tmp_path), tmp_path / "rules.lock.json"
-    bump("uchronia", folder, lock_path, date(2026, 12, 1))
+    bump("uchronia", folder, lock_path, BUMP_DAY)
     state = folder / "state.py"
     state.write_text(state.read_text() + "\n\ndef vp_bonus(points):\n    return points + 1\n")
     game = import_fresh(tmp_path)
     assert upgrade_check(wiring, games=dict(wiring.games, uchronia=game), lock=read_lock(lock_path)) == 0
     assert "rules " not in capsys.readouterr().out
-    assert game.rules_version == "2026.12" and game.at("2026.11").rules_digest == read_lock(lock_path)["uchronia"]["2026.11"]
+    assert game.rules_version == BUMPED and game.at(CURRENT).rules_digest == read_lock(lock_path)["uchronia"][CURRENT]
 
 
 def test_an_empty_or_foreign_database_is_not_a_clean_check(wiring, monkeypatch, capsys):

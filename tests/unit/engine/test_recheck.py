@@ -5,7 +5,6 @@ from __future__ import annotations
 import copy
 import json
 import random
-from datetime import date
 from pathlib import Path
 
 import pytest
@@ -19,15 +18,15 @@ from service.app.history import History
 from service.app.matches import MatchService
 from service.cli.golden import GoldenStore, play_one, stepping_clock
 from service.cli.rules import bump
-from tests.rules_copies import copy_game, edit_json, import_fresh
+from tests.rules_copies import BUMP_DAY, BUMPED, CURRENT, copy_game, edit_json, import_fresh
 
 GOLDEN = Path(__file__).resolve().parents[2] / "fixtures" / "golden"
 GAMES = load_games()
 
 
-def golden(game_id: str, n: int = 1) -> dict:
-    """A golden match's export document."""
-    return json.loads((GOLDEN / game_id / "2026.11" / f"golden-{n}.json").read_text(encoding="utf-8"))
+def golden(game_id: str, n: int = 1, version: str = "2026.11") -> dict:
+    """A golden match's export document (of the game's first rules version unless told)."""
+    return json.loads((GOLDEN / game_id / version / f"golden-{n}.json").read_text(encoding="utf-8"))
 
 
 def checked(doc: dict, games: dict = GAMES) -> dict:
@@ -89,15 +88,15 @@ def test_events_that_do_not_fold_are_broken():
 
 
 def test_an_edited_rule_changes_the_commands_it_touches(tmp_path):
-    """Uchronia's 2026.11 (the current version, used by matches) edited in place (a Plot refills to 4 cards, not 5): the setup still
+    """Uchronia's current version (used by matches) edited in place (a Plot refills to 4 cards, not 5): the setup still
     re-derives, the first Plot of each golden match does not."""
     folder = copy_game(tmp_path)
     edit_json(folder / "uchronia.json", plot_refill_to=4)
     games = dict(GAMES, uchronia=import_fresh(tmp_path))
     for n in (1, 2):
-        doc = golden("uchronia", n)
+        doc = golden("uchronia", n, CURRENT)
         outcome = checked(doc, games)
-        assert outcome["status"] == "changed" and outcome["rules"] == "2026.11"
+        assert outcome["status"] == "changed" and outcome["rules"] == CURRENT
         event = doc["events"][outcome["version"] - 1]
         assert event["type"] == "cards_drawn" and "cards_drawn differs" in outcome["reason"]
 
@@ -127,33 +126,34 @@ def test_a_match_with_an_accepted_dispute_replays_identically():
 @pytest.mark.skipif(pe.__dict__.get("RULES_UPGRADED") not in getattr(agg, "_PLATFORM_APPLY", {}),
                     reason="the aggregate does not fold rules_upgraded yet")
 def test_recheck_follows_a_rules_upgrade(tmp_path):
-    """A match created under 2026.11 and upgraded to 2026.12 mid-game is re-derived under 2026.11 up to the
-    upgrade and under 2026.12 after it: identical; an edit of 2026.12 after the fact is found under 2026.12."""
+    """A match created under the current version and upgraded to the bumped one mid-game is re-derived under the
+    first up to the upgrade and under the second after it: identical; an edit of the second after the fact is found
+    under it."""
     folder = copy_game(tmp_path)
-    bump("uchronia", folder, tmp_path / "rules.lock.json", date(2026, 12, 1))
+    bump("uchronia", folder, tmp_path / "rules.lock.json", BUMP_DAY)
     edit_json(folder / "uchronia.json", plot_refill_to=4)
     current = import_fresh(tmp_path)
-    old = current.at("2026.11")
+    old = current.at(CURRENT)
     store = GoldenStore(partitions=4)
     service = MatchService(store, {old.id: old}, clock=stepping_clock())
     history = History(store, service, None, {old.id: old})
     match = service.create("ann", old.id, old.options_schema.load({"max_rounds": 10}), players=["ann", "bob"])
     mid = invitations.accept_for_all(service, match).id
-    assert match.game.rules_version == "2026.11"
+    assert match.game.rules_version == CURRENT
     rnd = random.Random(3)
     for _ in range(20):
         play_one(service, history, mid, rnd)
     assert not service.load(mid).finished
-    service.execute(mid, None, lambda m, rng: [agg.new_event(pe.RULES_UPGRADED, **{"from": "2026.11",
-                                                                                   "to": "2026.12"})])
-    assert service.load(mid).game.rules_version == "2026.12"
+    service.execute(mid, None, lambda m, rng: [agg.new_event(pe.RULES_UPGRADED, **{"from": CURRENT,
+                                                                                   "to": BUMPED})])
+    assert service.load(mid).game.rules_version == BUMPED
     while not service.load(mid).finished:
         play_one(service, history, mid, rnd)
     events = store.read_range(mid, 1)
     upgraded = next(e["version"] for e in events if e["type"] == pe.RULES_UPGRADED)
     assert recheck(mid, events, {current.id: current}) == {"status": "identical", "version": None,
-                                                           "rules": "2026.12", "reason": None}
+                                                           "rules": BUMPED, "reason": None}
     edit_json(folder / "uchronia.json", plot_refill_to=5)
     later = import_fresh(tmp_path)
     outcome = recheck(mid, events, {later.id: later})
-    assert outcome["status"] == "changed" and outcome["rules"] == "2026.12" and outcome["version"] > upgraded
+    assert outcome["status"] == "changed" and outcome["rules"] == BUMPED and outcome["version"] > upgraded

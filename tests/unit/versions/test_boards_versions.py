@@ -4,20 +4,19 @@ as they were; a game that declares no board shows its view as JSON."""
 from __future__ import annotations
 
 import dataclasses
-from datetime import date
 
 from domain.games import load_games
 from service.cli.rules import bump
 from service.web import boards
 from tests.gamekit import start
-from tests.rules_copies import copy_game, import_fresh
+from tests.rules_copies import BUMP_DAY, copy_game, import_fresh
 
 LABEL = 'aria-label="Uchronia board"'
 
 
 def test_an_older_version_is_drawn_by_its_frozen_drawing(tmp_path):
     folder, lock = copy_game(tmp_path), tmp_path / "rules.lock.json"
-    frozen, _new, files = bump("uchronia", folder, lock, date(2026, 12, 1))
+    frozen, _new, files = bump("uchronia", folder, lock, BUMP_DAY)
     drawing = folder / "drawing.py"
     drawing.write_text(drawing.read_text().replace('_("Uchronia board")', '_("Uchronia board, new edition")'))
     game = import_fresh(tmp_path)
@@ -31,7 +30,7 @@ def test_an_older_version_is_drawn_by_its_frozen_drawing(tmp_path):
 
 def test_places_come_from_the_versions_drawing(tmp_path):
     folder, lock = copy_game(tmp_path), tmp_path / "rules.lock.json"
-    frozen, _new, _files = bump("uchronia", folder, lock, date(2026, 12, 1))
+    frozen, _new, _files = bump("uchronia", folder, lock, BUMP_DAY)
     drawing = folder / "drawing.py"
     drawing.write_text(drawing.read_text() + "\n\ndef place_of(view, command):\n    return ('new-place', 'f')\n")
     game = import_fresh(tmp_path)

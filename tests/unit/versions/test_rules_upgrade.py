@@ -7,7 +7,6 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
-from datetime import date
 from pathlib import Path
 
 import pytest
@@ -23,7 +22,7 @@ from service.app.audit import audit_export
 from service.app.move_log import describe
 from service.cli.rules import bump
 from tests.gamekit import MatchSim
-from tests.rules_copies import copy_game, edit_json, import_fresh
+from tests.rules_copies import BUMP_DAY, BUMPED, CURRENT, copy_game, edit_json, import_fresh
 from tests.unit.versions.race_versions import BROKEN, NEW, OLD, play, race
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "upcasting"
@@ -243,16 +242,16 @@ def test_an_operator_migration_supersedes_an_open_proposal():
 # -- a real game: Uchronia copied and bumped ------------------------------------------------------------------------
 @pytest.fixture
 def uchronia_two_versions(tmp_path):
-    """A copy of Uchronia bumped to 2026.12, whose operation limit is one higher; (game, folder)."""
+    """A copy of Uchronia bumped from CURRENT to BUMPED, whose operation limit is one higher; (game, folder)."""
     folder = copy_game(tmp_path)
-    bump("uchronia", folder, tmp_path / "rules.lock.json", date(2026, 12, 1))
+    bump("uchronia", folder, tmp_path / "rules.lock.json", BUMP_DAY)
     edit_json(folder / "uchronia.json", base_operation_limit=3)
     return import_fresh(tmp_path), folder
 
 
 def uchronia_match(game, moves: int = 12) -> MatchSim:
-    """A Uchronia match created under 2026.11 with `moves` legal commands (the first listed) played."""
-    old = game.at("2026.11")
+    """A Uchronia match created under CURRENT with `moves` legal commands (the first listed) played."""
+    old = game.at(CURRENT)
     sim = MatchSim(old, players=("ann", "bob"))
     sim.games = {game.id: game}
     for _ in range(moves):
@@ -271,11 +270,11 @@ def test_a_uchronia_match_moves_to_its_bumped_rules(uchronia_two_versions):
     game, _ = uchronia_two_versions
     sim = uchronia_match(game)
     m = sim.match
-    assert m.game.rules_version == "2026.11"
+    assert m.game.rules_version == CURRENT
     limits = {p: m.view(ALL)["players"][p]["operation_limit"] for p in m.players}
     before = copy.deepcopy(m.game_state)
-    migrate(sim, "2026.12")
-    assert m.game is game and m.game.rules_digest != game.at("2026.11").rules_digest
+    migrate(sim, BUMPED)
+    assert m.game is game and m.game.rules_digest != game.at(CURRENT).rules_digest
     assert m.game_state == fold_under(game, m) == before, "this rule changes no recorded outcome"
     assert {p: m.view(ALL)["players"][p]["operation_limit"] for p in m.players} == \
         {p: n + 1 for p, n in limits.items()}, "the new data judges from here on"
@@ -284,23 +283,23 @@ def test_a_uchronia_match_moves_to_its_bumped_rules(uchronia_two_versions):
 
 
 def test_a_uchronia_version_whose_code_cannot_read_the_history_is_refused(tmp_path):
-    """2026.12 changes code the designer's way (bump: 2026.11 frozen whole; then the package's evolve edited): its
-    evolve reads dealt cards from a field the stored events do not have. Moving a 2026.11 match
+    """BUMPED changes code the designer's way (bump: CURRENT frozen whole; then the package's evolve edited): its
+    evolve reads dealt cards from a field the stored events do not have. Moving an CURRENT match
     there is refused, naming the event; the version itself and its data are fine for new matches' setup."""
     folder = copy_game(tmp_path)
-    bump("uchronia", folder, tmp_path / "rules.lock.json", date(2026, 12, 1))
+    bump("uchronia", folder, tmp_path / "rules.lock.json", BUMP_DAY)
     shared = folder / "evolve.py"
     code = shared.read_text()
     assert 'for color in d.get("colors", []):' in code
     shared.write_text(code.replace('for color in d.get("colors", []):', 'for color in d["cards"]:'))
     game = import_fresh(tmp_path)
     sim = uchronia_match(game, moves=4)
-    caught = refused(sim, "2026.12")
+    caught = refused(sim, BUMPED)
     assert caught.rule_id == ru.DOES_NOT_FOLD
-    assert "2026.12" in caught.message and "KeyError: 'cards'" in caught.message and "cards_dealt" in caught.message
+    assert BUMPED in caught.message and "KeyError: 'cards'" in caught.message and "cards_dealt" in caught.message
     assert refused(sim, "2027.06").rule_id == ru.UNKNOWN
-    assert sim.match.game.rules_version == "2026.11"
-    play_first_legal(sim)  # the match plays on under 2026.11
+    assert sim.match.game.rules_version == CURRENT
+    play_first_legal(sim)  # the match plays on under CURRENT
 
 
 # -- upcasting: a stored match of an older payload shape ------------------------------------------------------------

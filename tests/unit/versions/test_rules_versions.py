@@ -14,7 +14,7 @@ from domain.engine import aggregate as agg
 from domain.engine.versions import INDEX, UnknownRulesVersion, version_digest
 from domain.games import GAME_PACKAGES, load_games
 from service.cli.rules import LOCK, bump, lock_problems, next_version, read_lock, release
-from tests.rules_copies import copy_game, edit_json, import_fresh
+from tests.rules_copies import BUMP_DAY, BUMPED, CURRENT, copy_game, edit_json, import_fresh
 
 
 def folder_of(game_id: str) -> Path:
@@ -37,9 +37,9 @@ ORIGINAL_GAMES = {"uchronia", "merchant-of-venus", "ti4-exploration", "origins"}
 def test_the_lock_test_fails_on_any_edit_of_a_frozen_copy(tmp_path):
     """After a bump, editing a frozen copy's code (not only its data) is caught with the advice."""
     folder, lock_path = copy_game(tmp_path), tmp_path / "rules.lock.json"
-    bump("uchronia", folder, lock_path, date(2026, 12, 1))
+    bump("uchronia", folder, lock_path, BUMP_DAY)
     assert lock_problems("uchronia", folder, read_lock(lock_path)) == []
-    scoring = folder / "versions" / "2026.11" / "state.py"
+    scoring = folder / "versions" / CURRENT / "state.py"
     scoring.write_text(scoring.read_text() + "\n# an innocent-looking edit\n")
     problems = lock_problems("uchronia", folder, read_lock(lock_path))
     assert len(problems) == 1 and "was edited" in problems[0] and "git checkout" in problems[0]
@@ -49,27 +49,27 @@ def test_a_released_current_version_edited_in_place_fails_with_the_way_out(tmp_p
     """Matches are played under the current version (its golden matches): an edit in place fails the lock test and
     the bump alike, each saying to bump first; after bump and the same edit, everything passes (the issue's path)."""
     folder, lock_path = copy_game(tmp_path), tmp_path / "rules.lock.json"
-    release("uchronia", "2026.11", folder, lock_path)
+    release("uchronia", CURRENT, folder, lock_path)
     state = folder / "state.py"
     original = state.read_text()
     state.write_text(original + "\n# a logic edit\n")
     problems = lock_problems("uchronia", folder, read_lock(lock_path))
     assert len(problems) == 1 and "rules bump uchronia" in problems[0] and "git stash" in problems[0]
     with pytest.raises(ValueError, match="edited after its release"):
-        bump("uchronia", folder, lock_path, date(2026, 12, 1))
-    assert not (folder / "versions" / "2026.11").exists(), "a refused bump freezes nothing"
+        bump("uchronia", folder, lock_path, BUMP_DAY)
+    assert not (folder / "versions" / CURRENT).exists(), "a refused bump freezes nothing"
     state.write_text(original)
-    bump("uchronia", folder, lock_path, date(2026, 12, 1))
+    bump("uchronia", folder, lock_path, BUMP_DAY)
     state.write_text(original + "\n# a logic edit\n")
     assert lock_problems("uchronia", folder, read_lock(lock_path)) == []
     game = import_fresh(tmp_path)
-    assert game.rules_version == "2026.12" and game.at("2026.11").rules_digest == read_lock(lock_path)["uchronia"]["2026.11"]
+    assert game.rules_version == BUMPED and game.at(CURRENT).rules_digest == read_lock(lock_path)["uchronia"][CURRENT]
 
 
 def test_editing_the_current_version_after_a_bump_passes_the_lock_test(tmp_path):
     """The designer's way: bump, then edit the package itself: the frozen copy is untouched, so the lock holds."""
     folder, lock_path = copy_game(tmp_path), tmp_path / "rules.lock.json"
-    bump("uchronia", folder, lock_path, date(2026, 12, 1))
+    bump("uchronia", folder, lock_path, BUMP_DAY)
     (folder / "state.py").write_text((folder / "state.py").read_text() + "\n# the new rules\n")
     edit_json(folder / "uchronia.json", starting_hand=5)
     assert lock_problems("uchronia", folder, read_lock(lock_path)) == []
@@ -94,21 +94,21 @@ def test_a_bump_freezes_the_current_version_and_matches_keep_theirs(tmp_path):
     """The designer's way: bump, edit the new version's data, restart. New matches get the new rules; a match
     created under the old version is folded and decided under it; the old version's data is untouched."""
     folder, lock = copy_game(tmp_path), tmp_path / "rules.lock.json"
-    frozen, new, files = bump("uchronia", folder, lock, date(2026, 12, 1))
-    assert (frozen, new) == ("2026.11", "2026.12")
-    assert json.loads(lock.read_text())["uchronia"]["2026.11"] == version_digest(files)
-    assert files == folder / "versions" / "2026.11" and (files / "uchronia.json").is_file()
+    frozen, new, files = bump("uchronia", folder, lock, BUMP_DAY)
+    assert (frozen, new) == (CURRENT, BUMPED)
+    assert json.loads(lock.read_text())["uchronia"][CURRENT] == version_digest(files)
+    assert files == folder / "versions" / CURRENT and (files / "uchronia.json").is_file()
     assert (files / "game.py").is_file() and not (files / "versions").exists(), "the whole package is frozen"
     edit_json(folder / "uchronia.json", starting_hand=5)
     game = import_fresh(tmp_path)
-    assert (game.rules_version, game.rules_versions) == ("2026.12", ("2026.11", "2026.12"))
-    assert dealt(game) == 5 and dealt(game, "2026.11") == 6
-    assert game.at("2026.11").rules_digest == json.loads(lock.read_text())["uchronia"]["2026.11"]
+    assert (game.rules_version, game.rules_versions) == (BUMPED, (CURRENT, BUMPED))
+    assert dealt(game) == 5 and dealt(game, CURRENT) == 6
+    assert game.at(CURRENT).rules_digest == json.loads(lock.read_text())["uchronia"][CURRENT]
     created = agg.decide_create(game, "m_1", "ann", {}, "c" * 64, players=["ann", "bob"])
-    assert created[0]["data"]["rules_version"] == "2026.12"
-    old = dict(created[0], data=dict(created[0]["data"], rules_version="2026.11"))
+    assert created[0]["data"]["rules_version"] == BUMPED
+    old = dict(created[0], data=dict(created[0]["data"], rules_version=CURRENT))
     envelope = {"version": 1, "scope": "platform", "actor": "ann", **old}
-    assert agg.fold("m_1", [envelope], {game.id: game}).game.rules_version == "2026.11"
+    assert agg.fold("m_1", [envelope], {game.id: game}).game.rules_version == CURRENT
     with pytest.raises(UnknownRulesVersion):
         game.at("2031.01")
 
@@ -125,12 +125,12 @@ def test_a_snapshot_keeps_the_rules_version_its_match_is_judged_by(tmp_path):
     a snapshot naming a version this process lacks is ignored (the events are folded instead)."""
     from projections.snapshots import from_json, to_json
     folder = copy_game(tmp_path)
-    bump("uchronia", folder, tmp_path / "rules.lock.json", date(2026, 12, 1))
+    bump("uchronia", folder, tmp_path / "rules.lock.json", BUMP_DAY)
     game = import_fresh(tmp_path)
-    created = agg.decide_create(game.at("2026.11"), "m_1", "ann", {}, "c" * 64, players=["ann", "bob"])
+    created = agg.decide_create(game.at(CURRENT), "m_1", "ann", {}, "c" * 64, players=["ann", "bob"])
     envelope = {"version": 1, "scope": "platform", "actor": "ann", **created[0]}
     match = agg.fold("m_1", [envelope], {game.id: game})
     doc = to_json(match)
-    assert doc["rules_version"] == "2026.11"
-    assert from_json(doc, {game.id: game}).game.rules_version == "2026.11"
+    assert doc["rules_version"] == CURRENT
+    assert from_json(doc, {game.id: game}).game.rules_version == CURRENT
     assert from_json(dict(doc, rules_version="2031.01"), {game.id: game}) is None
