@@ -132,6 +132,7 @@ def test_a_signed_out_phone_is_offered_sign_in_on_the_match_page(browser, site, 
 
 def shot_both(page, name: str) -> None:
     """The page at 390 px (as it is) and at 1280 px, its top, into ARTIFACTS."""
+    page.wait_for_load_state("load")  # its style sheet applied: a page measured before is unstyled, its links small
     assert page.evaluate(SMALL, TARGETS) == []
     screenshot(page, name, ARTIFACTS, full_page=False)
     page.set_viewport_size({"width": 1280, "height": 900})
