@@ -16,20 +16,24 @@ LIFETIME = 0.8
 LONG_LIFETIME = 10  # a stream that ends sooner was ended by something else, however slow the machine
 
 
+def _streams_app(settings, games, lifetime: float):
+    """A client whose streams end after `lifetime` seconds and small caps; users ann, bob, eve; a dice race."""
+    return race_app(settings, games, stream_lifetime_seconds=lifetime, streams_per_user=3, streams_per_address=2,
+                    stream_retry_after_seconds=7)
+
+
 @pytest.fixture
 def live(settings, redis_client, games):
-    """A client whose streams end after LIFETIME seconds and small caps; users ann, bob, eve; a dice race."""
-    app = race_app(settings, games, stream_lifetime_seconds=LIFETIME, streams_per_user=3, streams_per_address=2,
-                   stream_retry_after_seconds=7)
+    """Streams that end after LIFETIME seconds."""
+    app = _streams_app(settings, games, LIFETIME)
     yield app
     stop_app(app[0])
 
 
 @pytest.fixture
 def long_lived(settings, redis_client, games):
-    """As `live`, with streams that last LONG_LIFETIME seconds."""
-    app = race_app(settings, games, stream_lifetime_seconds=LONG_LIFETIME, streams_per_user=3, streams_per_address=2,
-                   stream_retry_after_seconds=7)
+    """Streams that last LONG_LIFETIME seconds."""
+    app = _streams_app(settings, games, LONG_LIFETIME)
     yield app
     stop_app(app[0])
 
